@@ -1,0 +1,29 @@
+/* Fatal-error reporting and checked allocation: one helper reports file:line and ends the whole job. */
+#ifndef HYDRO_CHECK_H
+#define HYDRO_CHECK_H
+
+#include <stddef.h>
+#include <mpi.h>
+
+/* Exit statuses documented in the README. */
+enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_BADINPUT = 2 };
+
+/* Print "hydro: rank R: FILE:LINE: message" on stderr and MPI_Abort(comm, status).
+ * Safe before MPI_Init and after MPI_Finalize (then it exits). Never returns. */
+_Noreturn void hydro_fatal_at(MPI_Comm comm, int status, const char *file, int line,
+                              const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+#define hydro_fatal(comm, status, ...) hydro_fatal_at((comm), (status), __FILE__, __LINE__, __VA_ARGS__)
+
+/* Every MPI call goes through this: on failure the MPI error string is reported. */
+void mpi_check_at(int rc, const char *call, const char *file, int line);
+#define MPI_CHECK(call) mpi_check_at((call), #call, __FILE__, __LINE__)
+
+/* Allocation that cannot return NULL: failure aborts the job (exit 1) naming the site. */
+void *xmalloc_at(size_t n, const char *file, int line);
+void *xcalloc_at(size_t n, size_t size, const char *file, int line);
+void *xrealloc_at(void *p, size_t n, const char *file, int line);
+#define xmalloc(n) xmalloc_at((n), __FILE__, __LINE__)
+#define xcalloc(n, s) xcalloc_at((n), (s), __FILE__, __LINE__)
+#define xrealloc(p, n) xrealloc_at((p), (n), __FILE__, __LINE__)
+
+#endif

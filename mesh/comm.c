@@ -1,0 +1,236 @@
+/* MPI start/stop, clock, small collectives and the sparse exchange (see comm.h). */
+#include "comm.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+enum { TAG_EXCHANGE = 17 };
+/* Largest single MPI message of the exchange, well under INT_MAX bytes. */
+static const size_t CHUNK = (size_t)1 << 30;
+
+void comm_init(int *argc, char ***argv) { MPI_CHECK(MPI_Init(argc, argv)); }
+void comm_finalize(void) { MPI_CHECK(MPI_Finalize()); }
+
+int comm_rank(MPI_Comm comm)
+{
+    int r;
+    MPI_CHECK(MPI_Comm_rank(comm, &r));
+    return r;
+}
+
+int comm_size(MPI_Comm comm)
+{
+    int s;
+    MPI_CHECK(MPI_Comm_size(comm, &s));
+    return s;
+}
+
+double comm_wtime(void) { return MPI_Wtime(); }
+
+char *comm_bcast_text(MPI_Comm comm, const char *text, int root)
+{
+    long long len = text ? (long long)strlen(text) : -1;
+    MPI_CHECK(MPI_Bcast(&len, 1, MPI_LONG_LONG, root, comm));
+    if (len < 0)
+        return NULL;
+    char *copy = xmalloc((size_t)len + 1);
+    if (comm_rank(comm) == root)
+        memcpy(copy, text, (size_t)len);
+    for (long long off = 0; off < len; off += (long long)CHUNK) {
+        long long n = len - off < (long long)CHUNK ? len - off : (long long)CHUNK;
+        MPI_CHECK(MPI_Bcast(copy + off, (int)n, MPI_CHAR, root, comm));
+    }
+    copy[len] = '\0';
+    return copy;
+}
+
+void comm_bcast_int(MPI_Comm comm, int *value, int root)
+{
+    MPI_CHECK(MPI_Bcast(value, 1, MPI_INT, root, comm));
+}
+
+long long comm_sum_ll(MPI_Comm comm, long long v)
+{
+    long long r;
+    MPI_CHECK(MPI_Allreduce(&v, &r, 1, MPI_LONG_LONG, MPI_SUM, comm));
+    return r;
+}
+
+long long comm_max_ll(MPI_Comm comm, long long v)
+{
+    long long r;
+    MPI_CHECK(MPI_Allreduce(&v, &r, 1, MPI_LONG_LONG, MPI_MAX, comm));
+    return r;
+}
+
+int comm_max_int(MPI_Comm comm, int v)
+{
+    int r;
+    MPI_CHECK(MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_MAX, comm));
+    return r;
+}
+
+void comm_stats(MPI_Comm comm, const double *values, int n, struct stats *out)
+{
+    struct {
+        double v;
+        int r;
+    } *loc = xmalloc((size_t)n * sizeof *loc), *mn = xmalloc((size_t)n * sizeof *mn),
+      *mx = xmalloc((size_t)n * sizeof *mx);
+    double *sum = xmalloc((size_t)n * sizeof *sum);
+    int rank = comm_rank(comm), size = comm_size(comm);
+    for (int i = 0; i < n; i++) {
+        loc[i].v = values[i];
+        loc[i].r = rank;
+    }
+    MPI_CHECK(MPI_Allreduce(loc, mn, n, MPI_DOUBLE_INT, MPI_MINLOC, comm));
+    MPI_CHECK(MPI_Allreduce(loc, mx, n, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+    MPI_CHECK(MPI_Allreduce(values, sum, n, MPI_DOUBLE, MPI_SUM, comm));
+    for (int i = 0; i < n; i++) {
+        out[i].min = mn[i].v;
+        out[i].rank_min = mn[i].r;
+        out[i].max = mx[i].v;
+        out[i].rank_max = mx[i].r;
+        out[i].avg = sum[i] / size;
+    }
+    free(loc);
+    free(mn);
+    free(mx);
+    free(sum);
+}
+
+void buf_put(struct buf *b, const void *p, size_t n)
+{
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->len + n)
+            cap *= 2;
+        b->data = xrealloc(b->data, cap);
+        b->cap = cap;
+    }
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+void buf_get(struct buf *b, void *p, size_t n)
+{
+    if (b->pos + n > b->len)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: message read past its end (%zu + %zu > %zu)",
+                    b->pos, n, b->len);
+    if (n)
+        memcpy(p, b->data + b->pos, n);
+    b->pos += n;
+}
+
+void buf_free(struct buf *b)
+{
+    free(b->data);
+    memset(b, 0, sizeof *b);
+}
+
+void outbox_init(struct outbox *o, MPI_Comm comm)
+{
+    o->nranks = comm_size(comm);
+    o->to = xcalloc((size_t)o->nranks, sizeof *o->to);
+}
+
+void outbox_free(struct outbox *o)
+{
+    for (int r = 0; r < o->nranks; r++)
+        buf_free(&o->to[r]);
+    free(o->to);
+    o->to = NULL;
+    o->nranks = 0;
+}
+
+void inbox_free(struct inbox *in)
+{
+    for (int i = 0; i < in->n; i++)
+        buf_free(&in->msg[i]);
+    free(in->msg);
+    free(in->src);
+    memset(in, 0, sizeof *in);
+}
+
+struct srcidx {
+    int src, idx;
+};
+
+static int cmp_src(const void *a, const void *b)
+{
+    int x = ((const struct srcidx *)a)->src, y = ((const struct srcidx *)b)->src;
+    return (x > y) - (x < y);
+}
+
+/* The counting collective at the start also separates consecutive exchanges: no rank can
+ * send messages of exchange k+1 before every rank has entered it, that is finished k. */
+void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
+{
+    int P = out->nranks;
+    int *flag = xcalloc((size_t)P, sizeof *flag);
+    size_t nreq = 0;
+    for (int r = 0; r < P; r++)
+        if (out->to[r].len) {
+            flag[r] = 1;
+            nreq += 1 + (out->to[r].len + CHUNK - 1) / CHUNK;
+        }
+    int nrecv = 0;
+    MPI_CHECK(MPI_Reduce_scatter_block(flag, &nrecv, 1, MPI_INT, MPI_SUM, comm));
+    free(flag);
+
+    MPI_Request *req = xmalloc(nreq * sizeof *req);
+    uint64_t *lens = xmalloc((size_t)P * sizeof *lens);
+    size_t k = 0;
+    for (int r = 0; r < P; r++) {
+        struct buf *b = &out->to[r];
+        if (!b->len)
+            continue;
+        lens[r] = b->len;
+        MPI_CHECK(MPI_Isend(&lens[r], 1, MPI_UINT64_T, r, TAG_EXCHANGE, comm, &req[k++]));
+        for (size_t off = 0; off < b->len; off += CHUNK) {
+            size_t n = b->len - off < CHUNK ? b->len - off : CHUNK;
+            MPI_CHECK(MPI_Isend(b->data + off, (int)n, MPI_BYTE, r, TAG_EXCHANGE, comm, &req[k++]));
+        }
+    }
+
+    int *src = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *src);
+    struct buf *msg = xcalloc((size_t)(nrecv ? nrecv : 1), sizeof *msg);
+    for (int i = 0; i < nrecv; i++) {
+        MPI_Status st;
+        uint64_t len;
+        MPI_CHECK(MPI_Recv(&len, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_EXCHANGE, comm, &st));
+        src[i] = st.MPI_SOURCE;
+        msg[i].data = xmalloc(len);
+        msg[i].len = msg[i].cap = len;
+        for (size_t off = 0; off < len; off += CHUNK) {
+            size_t n = len - off < CHUNK ? len - off : CHUNK;
+            MPI_CHECK(MPI_Recv(msg[i].data + off, (int)n, MPI_BYTE, src[i], TAG_EXCHANGE, comm,
+                               MPI_STATUS_IGNORE));
+        }
+    }
+    MPI_CHECK(MPI_Waitall((int)k, req, MPI_STATUSES_IGNORE));
+    free(req);
+    free(lens);
+    for (int r = 0; r < P; r++)
+        buf_free(&out->to[r]);
+
+    /* sort by source rank */
+    struct srcidx *order = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *order);
+    for (int i = 0; i < nrecv; i++)
+        order[i] = (struct srcidx){src[i], i};
+    qsort(order, (size_t)nrecv, sizeof *order, cmp_src);
+    in->n = nrecv;
+    in->src = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *in->src);
+    in->msg = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *in->msg);
+    for (int i = 0; i < nrecv; i++) {
+        in->src[i] = order[i].src;
+        in->msg[i] = msg[order[i].idx];
+    }
+    free(order);
+    free(src);
+    free(msg);
+}

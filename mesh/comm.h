@@ -1,0 +1,65 @@
+/* The MPI entry points the rest of hydro uses: start/stop, clock, small collectives, sparse exchange. */
+#ifndef HYDRO_COMM_H
+#define HYDRO_COMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+
+void comm_init(int *argc, char ***argv);
+void comm_finalize(void);
+int comm_rank(MPI_Comm comm);
+int comm_size(MPI_Comm comm);
+double comm_wtime(void);
+
+/* Rank root's text (NUL-terminated, or NULL meaning "failed") reaches every rank.
+ * Returns a malloc'd copy on every rank, or NULL on every rank when root had NULL. */
+char *comm_bcast_text(MPI_Comm comm, const char *text, int root);
+void comm_bcast_int(MPI_Comm comm, int *value, int root);
+
+long long comm_sum_ll(MPI_Comm comm, long long v);
+long long comm_max_ll(MPI_Comm comm, long long v);
+int comm_max_int(MPI_Comm comm, int v);
+
+/* Cross-rank statistics of one value: min, average, max and the ranks holding min and max. */
+struct stats {
+    double min, avg, max;
+    int rank_min, rank_max;
+};
+void comm_stats(MPI_Comm comm, const double *values, int n, struct stats *out);
+
+/* Growable byte buffer with a read cursor, for messages. */
+struct buf {
+    char *data;
+    size_t len, cap, pos;
+};
+void buf_put(struct buf *b, const void *p, size_t n);
+void buf_get(struct buf *b, void *p, size_t n);
+void buf_free(struct buf *b);
+static inline void buf_put_i64(struct buf *b, int64_t v) { buf_put(b, &v, sizeof v); }
+static inline int64_t buf_get_i64(struct buf *b)
+{
+    int64_t v;
+    buf_get(b, &v, sizeof v);
+    return v;
+}
+static inline int buf_done(const struct buf *b) { return b->pos >= b->len; }
+
+/* Sparse personalised exchange: one byte message per destination rank that has data.
+ * Messages of any size (split into chunks under 1 GiB). Received messages are sorted by
+ * source rank, so the result does not depend on arrival order. */
+struct outbox {
+    int nranks;
+    struct buf *to; /* [nranks] */
+};
+struct inbox {
+    int n;
+    int *src;        /* [n], ascending */
+    struct buf *msg; /* [n] */
+};
+void outbox_init(struct outbox *o, MPI_Comm comm);
+void outbox_free(struct outbox *o);
+void inbox_free(struct inbox *in);
+void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in);
+
+#endif

@@ -1,0 +1,67 @@
+/* Reference quad and hex tables (see element.h). */
+#include "element.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+static const struct element quad = {
+    .dim = 2,
+    .nnodes = 4,
+    .nfaces = 4,
+    .nface_nodes = 2,
+    .face_nodes = {{0, 1}, {1, 2}, {2, 3}, {3, 0}},
+    .corner = {{1, 3}, {2, 0}, {3, 1}, {0, 2}},
+};
+
+static const struct element hex = {
+    .dim = 3,
+    .nnodes = 8,
+    .nfaces = 6,
+    .nface_nodes = 4,
+    .face_nodes = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}},
+    .corner = {{1, 3, 4}, {2, 0, 5}, {3, 1, 6}, {0, 2, 7}, {7, 5, 0}, {4, 6, 1}, {5, 7, 2}, {6, 4, 3}},
+};
+
+const struct element *element_of_dim(int dim) { return dim == 2 ? &quad : dim == 3 ? &hex : NULL; }
+
+double element_corner_quality(const struct element *e, const double (*x)[3])
+{
+    double worst = 1.0;
+    for (int c = 0; c < e->nnodes; c++) {
+        double a[3][3], len = 1.0;
+        for (int k = 0; k < e->dim; k++) {
+            for (int d = 0; d < 3; d++)
+                a[k][d] = x[e->corner[c][k]][d] - x[c][d];
+            len *= sqrt(a[k][0] * a[k][0] + a[k][1] * a[k][1] + a[k][2] * a[k][2]);
+        }
+        double j;
+        if (e->dim == 2)
+            j = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+        else
+            j = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+        double q = len > 0 ? j / len : -1.0;
+        if (!(q < worst)) /* keeps NaN out */
+            continue;
+        worst = q;
+    }
+    for (int c = 0; c < e->nnodes; c++)
+        for (int d = 0; d < 3; d++)
+            if (!isfinite(x[c][d]))
+                return -1.0;
+    return worst;
+}
+
+void element_face_key(const struct element *e, const int64_t *cell_nodes, int face, int64_t key[4])
+{
+    int n = e->nface_nodes;
+    for (int i = 0; i < 4; i++)
+        key[i] = i < n ? cell_nodes[e->face_nodes[face][i]] : -1;
+    for (int i = 1; i < n; i++) /* insertion sort of at most 4 */
+        for (int j = i; j > 0 && key[j - 1] > key[j]; j--) {
+            int64_t t = key[j];
+            key[j] = key[j - 1];
+            key[j - 1] = t;
+        }
+}

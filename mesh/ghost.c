@@ -1,0 +1,409 @@
+/* Ghost layers: a distributed node directory finds the cells around each node, layer by layer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "comm.h"
+#include "mesh.h"
+#include "mesh_local.h"
+
+static void nodelists_init(struct nodelists *l)
+{
+    memset(l, 0, sizeof *l);
+    idmap_init(&l->index, 1024);
+}
+
+static void nodelists_free(struct nodelists *l)
+{
+    idmap_free(&l->index);
+    free(l->start);
+    free(l->count);
+    free(l->cell);
+    free(l->owner);
+}
+
+/* Read "node, count, (cell, owner) x count" records until the message ends. */
+static void nodelists_read(struct nodelists *l, struct buf *b)
+{
+    while (!buf_done(b)) {
+        int64_t node = buf_get_i64(b), n = buf_get_i64(b);
+        int fresh = idmap_put(&l->index, node, l->nslots);
+        if (fresh) {
+            if (l->nslots == l->cap_slots) {
+                l->cap_slots = l->cap_slots ? 2 * l->cap_slots : 1024;
+                l->start = xrealloc(l->start, (size_t)l->cap_slots * sizeof *l->start);
+                l->count = xrealloc(l->count, (size_t)l->cap_slots * sizeof *l->count);
+            }
+            l->start[l->nslots] = l->nent;
+            l->count[l->nslots] = (int32_t)n;
+            l->nslots++;
+        }
+        for (int64_t i = 0; i < n; i++) {
+            int64_t cell = buf_get_i64(b), owner = buf_get_i64(b);
+            if (!fresh)
+                continue;
+            if (l->nent == l->cap_ent) {
+                l->cap_ent = l->cap_ent ? 2 * l->cap_ent : 4096;
+                l->cell = xrealloc(l->cell, (size_t)l->cap_ent * sizeof *l->cell);
+                l->owner = xrealloc(l->owner, (size_t)l->cap_ent * sizeof *l->owner);
+            }
+            l->cell[l->nent] = cell;
+            l->owner[l->nent] = (int32_t)owner;
+            l->nent++;
+        }
+    }
+}
+
+/* The directory: every (node, cell, owner) triple of the mesh, held by rank node % P. */
+struct dir_entry {
+    int64_t node, cell;
+    int64_t owner;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const struct dir_entry *x = a, *y = b;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    return (x->cell > y->cell) - (x->cell < y->cell);
+}
+
+struct directory {
+    int64_t n;
+    struct dir_entry *e; /* sorted by (node, cell) */
+    struct idmap first;  /* node -> index of its first entry */
+};
+
+static int home(int64_t node, int P) { return (int)(node % P); }
+
+static void directory_build(MPI_Comm comm, const struct cellset *own, struct directory *d)
+{
+    int P = comm_size(comm), nv = own->el->nnodes;
+    struct outbox out;
+    outbox_init(&out, comm);
+    for (int64_t c = 0; c < own->ncells; c++)
+        for (int k = 0; k < nv; k++) {
+            int64_t node = own->nodes[c * nv + k];
+            struct buf *b = &out.to[home(node, P)];
+            buf_put_i64(b, node);
+            buf_put_i64(b, own->gid[c]);
+        }
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    int64_t n = 0;
+    for (int i = 0; i < in.n; i++)
+        n += (int64_t)(in.msg[i].len / (2 * sizeof(int64_t)));
+    d->n = n;
+    d->e = xmalloc((size_t)(n ? n : 1) * sizeof *d->e);
+    int64_t k = 0;
+    for (int i = 0; i < in.n; i++)
+        while (!buf_done(&in.msg[i])) {
+            d->e[k].node = buf_get_i64(&in.msg[i]);
+            d->e[k].cell = buf_get_i64(&in.msg[i]);
+            d->e[k++].owner = in.src[i];
+        }
+    inbox_free(&in);
+    qsort(d->e, (size_t)n, sizeof *d->e, cmp_entry);
+    idmap_init(&d->first, (size_t)n / 4 + 16);
+    for (int64_t i = 0; i < n; i++)
+        if (i == 0 || d->e[i].node != d->e[i - 1].node)
+            idmap_put(&d->first, d->e[i].node, i);
+}
+
+static void directory_free(struct directory *d)
+{
+    free(d->e);
+    idmap_free(&d->first);
+}
+
+static void put_list(const struct directory *d, int64_t node, struct buf *b)
+{
+    int64_t i = idmap_get(&d->first, node), j = i;
+    if (i < 0)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: node %lld unknown to its directory",
+                    (long long)node);
+    while (j < d->n && d->e[j].node == node)
+        j++;
+    buf_put_i64(b, node);
+    buf_put_i64(b, j - i);
+    for (int64_t k = i; k < j; k++) {
+        buf_put_i64(b, d->e[k].cell);
+        buf_put_i64(b, d->e[k].owner);
+    }
+}
+
+/* Push the list of every node shared by several ranks to each of those ranks. */
+static void directory_push_shared(MPI_Comm comm, const struct directory *d, struct nodelists *known)
+{
+    struct outbox out;
+    outbox_init(&out, comm);
+    for (int64_t i = 0, j; i < d->n; i = j) {
+        int shared = 0;
+        for (j = i; j < d->n && d->e[j].node == d->e[i].node; j++)
+            shared |= d->e[j].owner != d->e[i].owner;
+        if (!shared)
+            continue;
+        for (int64_t k = i; k < j; k++) { /* once to each distinct owner */
+            int seen = 0;
+            for (int64_t q = i; q < k; q++)
+                seen |= d->e[q].owner == d->e[k].owner;
+            if (!seen)
+                put_list(d, d->e[i].node, &out.to[d->e[k].owner]);
+        }
+    }
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    for (int i = 0; i < in.n; i++)
+        nodelists_read(known, &in.msg[i]);
+    inbox_free(&in);
+}
+
+/* Ask the directory for the lists of nodes[0..n-1]. */
+static void directory_query(MPI_Comm comm, const struct directory *d, const int64_t *nodes, int64_t n,
+                            struct nodelists *known)
+{
+    int P = comm_size(comm);
+    struct outbox out;
+    outbox_init(&out, comm);
+    for (int64_t i = 0; i < n; i++)
+        buf_put_i64(&out.to[home(nodes[i], P)], nodes[i]);
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    outbox_init(&out, comm);
+    for (int i = 0; i < in.n; i++)
+        while (!buf_done(&in.msg[i]))
+            put_list(d, buf_get_i64(&in.msg[i]), &out.to[in.src[i]]);
+    inbox_free(&in);
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    for (int i = 0; i < in.n; i++)
+        nodelists_read(known, &in.msg[i]);
+    inbox_free(&in);
+}
+
+/* Fetch cells (gids[i] owned by owners[i]) with their nodes from their owners into dst. */
+static void fetch_cells(MPI_Comm comm, const struct cellset *own, const struct idmap *own_index,
+                        const int64_t *gids, const int32_t *owners, int64_t n, struct cellset *dst)
+{
+    struct outbox out;
+    outbox_init(&out, comm);
+    for (int64_t i = 0; i < n; i++)
+        buf_put_i64(&out.to[owners[i]], gids[i]);
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    outbox_init(&out, comm);
+    for (int i = 0; i < in.n; i++) {
+        int64_t cnt = (int64_t)(in.msg[i].len / sizeof(int64_t));
+        int64_t *idx = xmalloc((size_t)cnt * sizeof *idx);
+        for (int64_t k = 0; k < cnt; k++) {
+            int64_t g = buf_get_i64(&in.msg[i]);
+            idx[k] = idmap_get(own_index, g);
+            if (idx[k] < 0)
+                hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: rank %d asked for cell %lld, not owned here",
+                            in.src[i], (long long)g);
+        }
+        cellset_pack(own, idx, cnt, &out.to[in.src[i]]);
+        free(idx);
+    }
+    inbox_free(&in);
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    for (int i = 0; i < in.n; i++)
+        cellset_unpack(dst, &in.msg[i]);
+    inbox_free(&in);
+}
+
+/* Growable list of (gid, owner). */
+struct cell_list {
+    int64_t n, cap;
+    int64_t *gid;
+    int32_t *owner;
+};
+
+static void cell_list_add(struct cell_list *l, int64_t gid, int32_t owner)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 256;
+        l->gid = xrealloc(l->gid, (size_t)l->cap * sizeof *l->gid);
+        l->owner = xrealloc(l->owner, (size_t)l->cap * sizeof *l->owner);
+    }
+    l->gid[l->n] = gid;
+    l->owner[l->n++] = owner;
+}
+
+static void cell_list_free(struct cell_list *l)
+{
+    free(l->gid);
+    free(l->owner);
+    memset(l, 0, sizeof *l);
+}
+
+/* Cells of known lists around the nodes of cells [first, last) of set: every cell not owned
+ * here and not yet a ghost is found (the next layer). */
+static void next_layer(const struct cellset *set, int64_t first, int64_t last, const struct nodelists *known,
+                       int me, struct idmap *ghost_owner, struct cell_list *found)
+{
+    int nv = set->el->nnodes;
+    for (int64_t c = first; c < last; c++)
+        for (int k = 0; k < nv; k++) {
+            int64_t s = idmap_get(&known->index, set->nodes[c * nv + k]);
+            if (s < 0)
+                continue; /* a node all of whose cells are owned here */
+            for (int64_t e = known->start[s]; e < known->start[s] + known->count[s]; e++)
+                if (known->owner[e] != me && idmap_put(ghost_owner, known->cell[e], known->owner[e]))
+                    cell_list_add(found, known->cell[e], known->owner[e]);
+        }
+}
+
+/* Nodes of cells [first, last) of set whose lists are not known yet (and not interior). */
+static int64_t unknown_nodes(const struct cellset *set, int64_t first, int64_t last, const struct cellset *own,
+                             const struct nodelists *known, int64_t **out)
+{
+    int nv = set->el->nnodes;
+    struct idmap seen;
+    idmap_init(&seen, 1024);
+    int64_t n = 0, cap = 1024;
+    int64_t *list = xmalloc((size_t)cap * sizeof *list);
+    for (int64_t c = first; c < last; c++)
+        for (int k = 0; k < nv; k++) {
+            int64_t node = set->nodes[c * nv + k];
+            if (idmap_get(&known->index, node) >= 0 || cellset_node_xyz(own, node))
+                continue;
+            if (!idmap_put(&seen, node, 0))
+                continue;
+            if (n == cap) {
+                cap *= 2;
+                list = xrealloc(list, (size_t)cap * sizeof *list);
+            }
+            list[n++] = node;
+        }
+    idmap_free(&seen);
+    *out = list;
+    return n;
+}
+
+struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, char *err, size_t errlen)
+{
+    const int me = comm_rank(comm);
+    const struct element *el = own->el;
+    err[0] = '\0';
+
+    /* every cell must be valid before anything relies on its geometry */
+    int bad = 0;
+    for (int64_t c = 0; c < own->ncells && !bad; c++) {
+        double x[MAX_CELL_NODES][3];
+        for (int k = 0; k < el->nnodes; k++)
+            memcpy(x[k], cellset_node_xyz(own, own->nodes[c * el->nnodes + k]), sizeof x[k]);
+        if (element_corner_quality(el, (const double(*)[3])x) <= 0) {
+            snprintf(err, errlen, "cell %lld is inverted or degenerate (a corner Jacobian is not positive)",
+                     (long long)own->gid[c]);
+            bad = 1;
+        }
+    }
+    if (comm_max_int(comm, bad))
+        return NULL;
+
+    cellset_sort(own);
+    struct idmap own_index;
+    idmap_init(&own_index, (size_t)own->ncells);
+    for (int64_t c = 0; c < own->ncells; c++)
+        idmap_put(&own_index, own->gid[c], c);
+
+    struct directory dir;
+    directory_build(comm, own, &dir);
+    struct nodelists known;
+    nodelists_init(&known);
+    directory_push_shared(comm, &dir, &known);
+
+    struct idmap ghost_owner; /* ghost gid -> owner rank */
+    idmap_init(&ghost_owner, 1024);
+    struct cellset ghosts; /* ghost cells, layer after layer */
+    cellset_init(&ghosts, el->dim);
+    int64_t layer_end[MAX_LAYERS + 2] = {0};
+    struct cell_list wanted = {0};
+    next_layer(own, 0, own->ncells, &known, me, &ghost_owner, &wanted);
+    for (int layer = 1; layer <= nlayers; layer++) {
+        int64_t first = ghosts.ncells;
+        fetch_cells(comm, own, &own_index, wanted.gid, wanted.owner, wanted.n, &ghosts);
+        layer_end[layer] = ghosts.ncells;
+        cell_list_free(&wanted);
+        int64_t *query;
+        int64_t nq = unknown_nodes(&ghosts, first, ghosts.ncells, own, &known, &query);
+        directory_query(comm, &dir, query, nq, &known);
+        free(query);
+        if (layer < nlayers)
+            next_layer(&ghosts, first, ghosts.ncells, &known, me, &ghost_owner, &wanted);
+    }
+
+    /* cells beyond the last layer that share a face with it and have a smaller gid: their
+     * element numbering names the face (face global id) */
+    struct cellset beyond;
+    cellset_init(&beyond, el->dim);
+    {
+        struct idmap asked;
+        idmap_init(&asked, 256);
+        struct cell_list far = {0};
+        int64_t first = layer_end[nlayers - 1];
+        for (int64_t c = first; c < ghosts.ncells; c++) {
+            int64_t gid = ghosts.gid[c];
+            for (int f = 0; f < el->nfaces; f++) {
+                int64_t nb = -1;
+                int32_t nbo = -1;
+                local_face_neighbour(el, ghosts.nodes + c * el->nnodes, f, gid, &known, &nb, &nbo);
+                if (nb >= 0 && nb < gid && idmap_get(&own_index, nb) < 0 && idmap_get(&ghost_owner, nb) < 0 &&
+                    idmap_put(&asked, nb, 0))
+                    cell_list_add(&far, nb, nbo);
+            }
+        }
+        fetch_cells(comm, own, &own_index, far.gid, far.owner, far.n, &beyond);
+        cell_list_free(&far);
+        idmap_free(&asked);
+    }
+
+    struct mesh *m = mesh_assemble(me, own, &ghosts, layer_end, nlayers, &ghost_owner, &known, &beyond);
+    m->global_ncells = comm_sum_ll(comm, m->ncells_owned);
+    m->global_nnodes = comm_sum_ll(comm, m->nnodes_owned);
+    cellset_free(&beyond);
+    cellset_free(&ghosts);
+    idmap_free(&ghost_owner);
+    nodelists_free(&known);
+    directory_free(&dir);
+    idmap_free(&own_index);
+    return m;
+}
+
+static int list_has(const struct nodelists *known, int64_t s, int64_t cell)
+{
+    for (int64_t e = known->start[s]; e < known->start[s] + known->count[s]; e++)
+        if (known->cell[e] == cell)
+            return 1;
+    return 0;
+}
+
+void local_face_neighbour(const struct element *el, const int64_t *nodes, int f, int64_t gid,
+                          const struct nodelists *known, int64_t *nb, int32_t *owner)
+{
+    *nb = -1;
+    *owner = -1;
+    int64_t slot[MAX_FACE_NODES];
+    for (int i = 0; i < el->nface_nodes; i++) {
+        slot[i] = idmap_get(&known->index, nodes[el->face_nodes[f][i]]);
+        if (slot[i] < 0)
+            return; /* a node whose cells are all owned by one rank: no cell beyond */
+    }
+    for (int64_t e = known->start[slot[0]]; e < known->start[slot[0]] + known->count[slot[0]]; e++) {
+        if (known->cell[e] == gid)
+            continue;
+        int all = 1;
+        for (int i = 1; i < el->nface_nodes && all; i++)
+            all = list_has(known, slot[i], known->cell[e]);
+        if (all) {
+            *nb = known->cell[e];
+            *owner = known->owner[e];
+            return;
+        }
+    }
+}

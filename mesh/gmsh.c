@@ -1,0 +1,561 @@
+/* Gmsh MSH 4.1 ASCII reader (see gmsh.h). */
+#include "gmsh.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "idmap.h"
+
+/* Nodes per element type, MSH 4.1 numbering; 0 = unknown to this reader. */
+static int nodes_of_type(long t)
+{
+    static const int n[] = {0, 2, 3, 4, 4, 8, 6, 5, 3, 6, 9, 10, 27, 18, 14, 1, 8, 20, 15, 13, 9, 10, 12, 15, 15, 21,
+                            4, 5, 6, 20, 35, 56};
+    return t >= 0 && t < (long)(sizeof n / sizeof n[0]) ? n[t] : 0;
+}
+
+struct lexer {
+    FILE *f;
+    const char *path;
+    char *line;
+    size_t cap;
+    char *p;
+    long lineno;
+    char *err;
+    size_t errlen;
+    jmp_buf fail;
+};
+
+static _Noreturn void lex_fail(struct lexer *lx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static _Noreturn void lex_fail(struct lexer *lx, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(lx->err, lx->errlen, "%s:%ld: %s", lx->path, lx->lineno, msg);
+    longjmp(lx->fail, 1);
+}
+
+/* Next whitespace-separated token, or NULL at end of file. */
+static char *next_token(struct lexer *lx)
+{
+    for (;;) {
+        if (lx->p) {
+            while (*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\r' || *lx->p == '\n')
+                lx->p++;
+            if (*lx->p) {
+                char *t = lx->p;
+                while (*lx->p && *lx->p != ' ' && *lx->p != '\t' && *lx->p != '\r' && *lx->p != '\n')
+                    lx->p++;
+                if (*lx->p)
+                    *lx->p++ = '\0';
+                return t;
+            }
+        }
+        if (getline(&lx->line, &lx->cap, lx->f) < 0)
+            return NULL;
+        lx->lineno++;
+        lx->p = lx->line;
+    }
+}
+
+static char *need_token(struct lexer *lx, const char *what)
+{
+    char *t = next_token(lx);
+    if (!t)
+        lex_fail(lx, "unexpected end of file, expected %s", what);
+    return t;
+}
+
+static long need_long(struct lexer *lx, const char *what)
+{
+    char *t = need_token(lx, what), *end;
+    errno = 0;
+    long v = strtol(t, &end, 10);
+    if (*end || errno)
+        lex_fail(lx, "expected %s, found '%.40s'", what, t);
+    return v;
+}
+
+static double need_double(struct lexer *lx, const char *what)
+{
+    char *t = need_token(lx, what), *end;
+    double v = strtod(t, &end);
+    if (*end)
+        lex_fail(lx, "expected %s, found '%.40s'", what, t);
+    return v;
+}
+
+static void need_word(struct lexer *lx, const char *word)
+{
+    char *t = need_token(lx, word);
+    if (strcmp(t, word))
+        lex_fail(lx, "expected %s, found '%.40s'", word, t);
+}
+
+static void skip_section(struct lexer *lx, const char *name)
+{
+    char end[256];
+    snprintf(end, sizeof end, "$End%s", name + 1);
+    for (;;) {
+        char *t = need_token(lx, end);
+        if (!strcmp(t, end))
+            return;
+    }
+}
+
+/* Rest of the current line is a quoted name: skip it. */
+static void skip_line(struct lexer *lx) { lx->p = NULL; }
+
+struct tag_idx {
+    long tag, idx;
+};
+
+struct face_rec {
+    int64_t key[4];
+    int64_t cell; /* cell index, or -1 - boundary element index */
+    int face;
+};
+
+struct entity {
+    long tag;
+    int phys; /* first physical tag, 0 if none */
+};
+
+struct reader {
+    struct lexer lx;
+    int dim;
+    struct entity *ent[4];
+    long nent[4];
+    /* nodes */
+    long nnodes;
+    long *node_tag;
+    double *node_xyz;
+    int have_nodes, have_elements, have_format;
+    /* cells and boundary elements */
+    long ncells, cap_cells;
+    long *cell_tag, *cell_line;
+    long *cell_nodes; /* node tags */
+    long nbnd, cap_bnd;
+    long *bnd_tag, *bnd_line, *bnd_nodes;
+    int *bnd_phys;
+    /* temporaries of assemble(), here so that an error exit frees them */
+    struct idmap tag2pos, tag2gid;
+    char *used;
+    struct tag_idx *nt, *ct;
+    struct face_rec *fr;
+};
+
+static void read_entities(struct reader *r)
+{
+    struct lexer *lx = &r->lx;
+    long n[4];
+    for (int d = 0; d < 4; d++) {
+        n[d] = need_long(lx, "number of entities");
+        if (n[d] < 0)
+            lex_fail(lx, "negative number of entities");
+    }
+    for (int d = 0; d < 4; d++) {
+        r->nent[d] = n[d];
+        r->ent[d] = xcalloc((size_t)(n[d] ? n[d] : 1), sizeof **r->ent);
+        for (long i = 0; i < n[d]; i++) {
+            r->ent[d][i].tag = need_long(lx, "entity tag");
+            for (int k = 0; k < (d == 0 ? 3 : 6); k++)
+                need_double(lx, "entity bounding box");
+            long np = need_long(lx, "number of physical tags");
+            if (np < 0)
+                lex_fail(lx, "negative number of physical tags");
+            for (long k = 0; k < np; k++) {
+                long ph = need_long(lx, "physical tag");
+                if (k == 0)
+                    r->ent[d][i].phys = (int)(ph < 0 ? -ph : ph);
+            }
+            if (d > 0) {
+                long nb = need_long(lx, "number of bounding entities");
+                if (nb < 0)
+                    lex_fail(lx, "negative number of bounding entities");
+                for (long k = 0; k < nb; k++)
+                    need_long(lx, "bounding entity tag");
+            }
+        }
+    }
+    need_word(lx, "$EndEntities");
+}
+
+static int entity_phys(const struct reader *r, int d, long tag)
+{
+    for (long i = 0; i < r->nent[d]; i++)
+        if (r->ent[d][i].tag == tag)
+            return r->ent[d][i].phys;
+    return 0;
+}
+
+static void read_nodes(struct reader *r)
+{
+    struct lexer *lx = &r->lx;
+    long nblocks = need_long(lx, "number of node blocks");
+    long total = need_long(lx, "number of nodes");
+    need_long(lx, "minimum node tag");
+    need_long(lx, "maximum node tag");
+    if (nblocks < 0 || total < 0)
+        lex_fail(lx, "negative node count");
+    long cap = 0, k = 0; /* grown as nodes arrive: the announced count is not trusted */
+    for (long b = 0; b < nblocks; b++) {
+        long edim = need_long(lx, "entity dimension");
+        need_long(lx, "entity tag");
+        long param = need_long(lx, "parametric flag");
+        long n = need_long(lx, "nodes in block");
+        if (edim < 0 || edim > 3 || n < 0 || (param != 0 && param != 1))
+            lex_fail(lx, "bad node block header");
+        if (n > total - k)
+            lex_fail(lx, "more nodes than the %ld announced", total);
+        for (long i = 0; i < n; i++) {
+            if (k + i == cap) {
+                cap = cap ? 2 * cap : 1024;
+                r->node_tag = xrealloc(r->node_tag, (size_t)cap * sizeof *r->node_tag);
+                r->node_xyz = xrealloc(r->node_xyz, (size_t)cap * 3 * sizeof *r->node_xyz);
+            }
+            r->node_tag[k + i] = need_long(lx, "node tag");
+            if (r->node_tag[k + i] <= 0)
+                lex_fail(lx, "node tag %ld is not positive", r->node_tag[k + i]);
+        }
+        for (long i = 0; i < n; i++) {
+            for (int d = 0; d < 3; d++)
+                r->node_xyz[3 * (k + i) + d] = need_double(lx, "node coordinate");
+            if (param)
+                for (long d = 0; d < edim; d++)
+                    need_double(lx, "parametric coordinate");
+        }
+        k += n;
+    }
+    if (k != total)
+        lex_fail(lx, "%ld nodes announced, %ld found", total, k);
+    r->nnodes = total;
+    need_word(lx, "$EndNodes");
+}
+
+static void read_elements(struct reader *r)
+{
+    struct lexer *lx = &r->lx;
+    int cell_type = r->dim == 2 ? 3 : 5, bnd_type = r->dim == 2 ? 1 : 3;
+    int nvc = r->dim == 2 ? 4 : 8, nvb = r->dim == 2 ? 2 : 4;
+    long nblocks = need_long(lx, "number of element blocks");
+    need_long(lx, "number of elements");
+    need_long(lx, "minimum element tag");
+    need_long(lx, "maximum element tag");
+    if (nblocks < 0)
+        lex_fail(lx, "negative number of element blocks");
+    for (long b = 0; b < nblocks; b++) {
+        long edim = need_long(lx, "entity dimension");
+        long etag = need_long(lx, "entity tag");
+        long type = need_long(lx, "element type");
+        long n = need_long(lx, "elements in block");
+        int nv = nodes_of_type(type);
+        if (edim < 0 || edim > 3 || n < 0)
+            lex_fail(lx, "bad element block header");
+        if (!nv)
+            lex_fail(lx, "unknown element type %ld", type);
+        if (edim > r->dim)
+            lex_fail(lx, "the file has %ldD elements but mesh.dim = %d", edim, r->dim);
+        int is_cell = edim == r->dim, is_bnd = edim == r->dim - 1;
+        if (is_cell && type != cell_type)
+            lex_fail(lx, "unsupported %ldD element type %ld: only %s are supported (recombine the mesh)", edim,
+                     type, r->dim == 2 ? "4-node quadrangles (type 3)" : "8-node hexahedra (type 5)");
+        int phys = is_bnd ? entity_phys(r, (int)edim, etag) : 0;
+        for (long i = 0; i < n; i++) {
+            long tag = need_long(lx, "element tag");
+            long line = lx->lineno;
+            long nodes[64];
+            for (int k = 0; k < nv; k++)
+                nodes[k] = need_long(lx, "element node tag");
+            if (is_cell) {
+                if (r->ncells == r->cap_cells) {
+                    r->cap_cells = r->cap_cells ? 2 * r->cap_cells : 1024;
+                    r->cell_tag = xrealloc(r->cell_tag, (size_t)r->cap_cells * sizeof *r->cell_tag);
+                    r->cell_line = xrealloc(r->cell_line, (size_t)r->cap_cells * sizeof *r->cell_line);
+                    r->cell_nodes = xrealloc(r->cell_nodes, (size_t)r->cap_cells * nvc * sizeof *r->cell_nodes);
+                }
+                r->cell_tag[r->ncells] = tag;
+                r->cell_line[r->ncells] = line;
+                memcpy(r->cell_nodes + r->ncells * nvc, nodes, (size_t)nvc * sizeof *nodes);
+                r->ncells++;
+            } else if (is_bnd && type == bnd_type) {
+                if (r->nbnd == r->cap_bnd) {
+                    r->cap_bnd = r->cap_bnd ? 2 * r->cap_bnd : 1024;
+                    r->bnd_tag = xrealloc(r->bnd_tag, (size_t)r->cap_bnd * sizeof *r->bnd_tag);
+                    r->bnd_line = xrealloc(r->bnd_line, (size_t)r->cap_bnd * sizeof *r->bnd_line);
+                    r->bnd_phys = xrealloc(r->bnd_phys, (size_t)r->cap_bnd * sizeof *r->bnd_phys);
+                    r->bnd_nodes = xrealloc(r->bnd_nodes, (size_t)r->cap_bnd * nvb * sizeof *r->bnd_nodes);
+                }
+                r->bnd_tag[r->nbnd] = tag;
+                r->bnd_line[r->nbnd] = line;
+                r->bnd_phys[r->nbnd] = phys;
+                memcpy(r->bnd_nodes + r->nbnd * nvb, nodes, (size_t)nvb * sizeof *nodes);
+                r->nbnd++;
+            }
+        }
+    }
+    need_word(lx, "$EndElements");
+}
+
+
+static int cmp_tag(const void *a, const void *b)
+{
+    long x = ((const struct tag_idx *)a)->tag, y = ((const struct tag_idx *)b)->tag;
+    return (x > y) - (x < y);
+}
+
+
+static int cmp_face(const void *a, const void *b)
+{
+    const struct face_rec *x = a, *y = b;
+    for (int i = 0; i < 4; i++)
+        if (x->key[i] != y->key[i])
+            return x->key[i] < y->key[i] ? -1 : 1;
+    return (x->cell > y->cell) - (x->cell < y->cell);
+}
+
+/* Build the cellset from what was read; errors name the element's line. */
+static void assemble(struct reader *r, struct cellset *out)
+{
+    struct lexer *lx = &r->lx;
+    const struct element *el = out->el;
+    int nvc = el->nnodes, nf = el->nfaces, nvb = el->nface_nodes;
+    /* node tag -> position in the file, then keep only used nodes, renumbered by tag */
+    idmap_init(&r->tag2pos, (size_t)r->nnodes);
+    for (long i = 0; i < r->nnodes; i++)
+        if (!idmap_put(&r->tag2pos, r->node_tag[i], i))
+            lex_fail(lx, "node tag %ld is defined twice", r->node_tag[i]);
+    char *used = r->used = xcalloc((size_t)(r->nnodes ? r->nnodes : 1), 1);
+    for (long c = 0; c < r->ncells; c++)
+        for (int k = 0; k < nvc; k++) {
+            int64_t p = idmap_get(&r->tag2pos, r->cell_nodes[c * nvc + k]);
+            if (p < 0) {
+                lx->lineno = r->cell_line[c];
+                lex_fail(lx, "element %ld uses undefined node %ld", r->cell_tag[c], r->cell_nodes[c * nvc + k]);
+            }
+            used[p] = 1;
+        }
+    struct tag_idx *nt = r->nt = xmalloc((size_t)(r->nnodes ? r->nnodes : 1) * sizeof *nt);
+    long nused = 0;
+    for (long i = 0; i < r->nnodes; i++)
+        if (used[i])
+            nt[nused++] = (struct tag_idx){r->node_tag[i], i};
+    qsort(nt, (size_t)nused, sizeof *nt, cmp_tag);
+    idmap_init(&r->tag2gid, (size_t)nused);
+    for (long g = 0; g < nused; g++) {
+        idmap_put(&r->tag2gid, nt[g].tag, g);
+        cellset_add_node(out, g, r->node_xyz + 3 * nt[g].idx);
+    }
+    if (r->dim == 2) /* quads live in the xy plane */
+        for (int64_t i = 0; i < out->nnodes; i++)
+            out->xyz[3 * i + 2] = 0.0;
+
+    /* cells in ascending element tag */
+    struct tag_idx *ct = r->ct = xmalloc((size_t)(r->ncells ? r->ncells : 1) * sizeof *ct);
+    for (long c = 0; c < r->ncells; c++)
+        ct[c] = (struct tag_idx){r->cell_tag[c], c};
+    qsort(ct, (size_t)r->ncells, sizeof *ct, cmp_tag);
+    for (long g = 0; g < r->ncells; g++) {
+        long c = ct[g].idx;
+        if (g > 0 && ct[g - 1].tag == ct[g].tag) {
+            lx->lineno = r->cell_line[c];
+            lex_fail(lx, "element tag %ld is defined twice", ct[g].tag);
+        }
+        int64_t nodes[MAX_CELL_NODES];
+        double x[MAX_CELL_NODES][3];
+        for (int k = 0; k < nvc; k++) {
+            nodes[k] = idmap_get(&r->tag2gid, r->cell_nodes[c * nvc + k]);
+            const double *p = cellset_node_xyz(out, nodes[k]);
+            for (int d = 0; d < 3; d++)
+                x[k][d] = p[d];
+        }
+        double q = element_corner_quality(el, (const double(*)[3])x);
+        if (q <= 0) { /* try the mirrored order: clockwise quad, left-handed hex */
+            static const int mirror[8] = {0, 3, 2, 1, 4, 7, 6, 5};
+            int64_t m[MAX_CELL_NODES];
+            double y[MAX_CELL_NODES][3];
+            for (int k = 0; k < nvc; k++) {
+                m[k] = nodes[mirror[k]];
+                for (int d = 0; d < 3; d++)
+                    y[k][d] = x[mirror[k]][d];
+            }
+            if (element_corner_quality(el, (const double(*)[3])y) <= 0) {
+                lx->lineno = r->cell_line[c];
+                lex_fail(lx, "element %ld is degenerate or twisted (a corner Jacobian is not positive)",
+                         r->cell_tag[c]);
+            }
+            memcpy(nodes, m, sizeof m);
+        }
+        cellset_add_cell(out, g, nodes, NULL);
+    }
+
+    /* match faces: cell faces pair up; boundary elements tag unpaired faces */
+    int64_t nrec = out->ncells * nf + r->nbnd;
+    struct face_rec *fr = r->fr = xmalloc((size_t)(nrec ? nrec : 1) * sizeof *fr);
+    int64_t k = 0;
+    for (int64_t c = 0; c < out->ncells; c++)
+        for (int f = 0; f < nf; f++) {
+            element_face_key(el, out->nodes + c * nvc, f, fr[k].key);
+            fr[k].cell = c;
+            fr[k++].face = f;
+        }
+    for (long b = 0; b < r->nbnd; b++) {
+        int64_t key[4] = {-1, -1, -1, -1};
+        for (int i = 0; i < nvb; i++) {
+            key[i] = idmap_get(&r->tag2gid, r->bnd_nodes[b * nvb + i]);
+            if (key[i] < 0) {
+                lx->lineno = r->bnd_line[b];
+                lex_fail(lx, "boundary element %ld uses node %ld, which belongs to no cell", r->bnd_tag[b],
+                         r->bnd_nodes[b * nvb + i]);
+            }
+        }
+        for (int i = 1; i < nvb; i++)
+            for (int j = i; j > 0 && key[j - 1] > key[j]; j--) {
+                int64_t t = key[j];
+                key[j] = key[j - 1];
+                key[j - 1] = t;
+            }
+        memcpy(fr[k].key, key, sizeof key);
+        fr[k].cell = -1 - b;
+        fr[k++].face = -1;
+    }
+    qsort(fr, (size_t)nrec, sizeof *fr, cmp_face);
+    for (int64_t i = 0; i < nrec;) {
+        int64_t j = i;
+        int ncell = 0, nbnd = 0;
+        while (j < nrec && !memcmp(fr[j].key, fr[i].key, sizeof fr[i].key)) {
+            if (fr[j].cell >= 0)
+                ncell++;
+            else
+                nbnd++;
+            j++;
+        }
+        /* sorted: boundary elements (negative) first, then cells */
+        if (ncell > 2) {
+            int64_t c = fr[j - 1].cell;
+            lx->lineno = r->cell_line[ct[c].idx];
+            lex_fail(lx, "element %ld shares a face with %d other elements (non-conforming mesh)", ct[c].tag,
+                     ncell - 1);
+        }
+        if (nbnd > 0 && ncell == 0) {
+            long b = -1 - fr[i].cell;
+            lx->lineno = r->bnd_line[b];
+            lex_fail(lx, "boundary element %ld is not a face of any cell", r->bnd_tag[b]);
+        }
+        if (nbnd > 0 && ncell == 1) {
+            long b = -1 - fr[i].cell;
+            int64_t c = fr[j - 1].cell;
+            out->face_tag[c * nf + fr[j - 1].face] = r->bnd_phys[b];
+        }
+        i = j;
+    }
+}
+
+static void reader_free(struct reader *r)
+{
+    for (int d = 0; d < 4; d++)
+        free(r->ent[d]);
+    free(r->node_tag);
+    free(r->node_xyz);
+    free(r->cell_tag);
+    free(r->cell_line);
+    free(r->cell_nodes);
+    free(r->bnd_tag);
+    free(r->bnd_line);
+    free(r->bnd_nodes);
+    free(r->bnd_phys);
+    free(r->lx.line);
+    free(r->used);
+    free(r->nt);
+    free(r->ct);
+    free(r->fr);
+    if (r->tag2pos.cap)
+        idmap_free(&r->tag2pos);
+    if (r->tag2gid.cap)
+        idmap_free(&r->tag2gid);
+}
+
+int gmsh_read(const char *path, int dim, struct cellset *out, char *err, size_t errlen)
+{
+    /* volatile: modified between setjmp and a possible longjmp */
+    struct reader *volatile r = xcalloc(1, sizeof *r);
+    r->dim = dim;
+    r->lx.path = path;
+    r->lx.err = err;
+    r->lx.errlen = errlen;
+    r->lx.f = fopen(path, "r");
+    if (!r->lx.f) {
+        snprintf(err, errlen, "%s: cannot open mesh: %s", path, strerror(errno));
+        free(r);
+        return -1;
+    }
+    int rc = 0;
+    if (setjmp(r->lx.fail)) {
+        rc = -1;
+    } else {
+        struct lexer *lx = &r->lx;
+        char *t;
+        while ((t = next_token(lx))) {
+            if (!strcmp(t, "$MeshFormat")) {
+                char *v = need_token(lx, "version");
+                if (strcmp(v, "4.1"))
+                    lex_fail(lx, "MSH version %.20s is not supported: save as MSH 4.1 (gmsh -format msh41)", v);
+                long ft = need_long(lx, "file type");
+                if (ft != 0)
+                    lex_fail(lx, "binary MSH is not supported: save as ASCII (Mesh.Binary = 0)");
+                need_long(lx, "data size");
+                need_word(lx, "$EndMeshFormat");
+                r->have_format = 1;
+            } else if (!r->have_format) {
+                lex_fail(lx, "not a Gmsh mesh: expected $MeshFormat, found '%.40s'", t);
+            } else if (!strcmp(t, "$Entities")) {
+                if (r->ent[0])
+                    lex_fail(lx, "second $Entities section");
+                read_entities(r);
+            } else if (!strcmp(t, "$Nodes")) {
+                if (r->have_nodes)
+                    lex_fail(lx, "second $Nodes section");
+                read_nodes(r);
+                r->have_nodes = 1;
+            } else if (!strcmp(t, "$Elements")) {
+                if (r->have_elements)
+                    lex_fail(lx, "second $Elements section");
+                read_elements(r);
+                r->have_elements = 1;
+            } else if (!strcmp(t, "$PartitionedEntities")) {
+                lex_fail(lx, "partitioned MSH files are not supported: save the whole mesh");
+            } else if (!strcmp(t, "$PhysicalNames")) {
+                long n = need_long(lx, "number of physical names");
+                for (long i = 0; i < n; i++) {
+                    need_long(lx, "physical dimension");
+                    need_long(lx, "physical tag");
+                    skip_line(lx);
+                }
+                need_word(lx, "$EndPhysicalNames");
+            } else if (t[0] == '$') {
+                skip_section(lx, t);
+            } else {
+                lex_fail(lx, "expected a $Section, found '%.40s'", t);
+            }
+        }
+        if (!r->have_format)
+            lex_fail(lx, "not a Gmsh mesh: empty file");
+        if (!r->have_nodes || !r->have_elements)
+            lex_fail(lx, "missing $%s section", r->have_nodes ? "Elements" : "Nodes");
+        if (r->ncells == 0)
+            lex_fail(lx, "no %s in the file", dim == 2 ? "quadrangles" : "hexahedra");
+        assemble(r, out);
+    }
+    fclose(r->lx.f);
+    reader_free(r);
+    free(r);
+    return rc;
+}

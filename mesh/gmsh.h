@@ -1,0 +1,17 @@
+/* Reader of Gmsh MSH 4.1 ASCII meshes: quads (2D) or hexes (3D), physical groups as boundary tags. */
+#ifndef HYDRO_GMSH_H
+#define HYDRO_GMSH_H
+
+#include <stddef.h>
+
+#include "cellset.h"
+
+/* Reads the whole mesh into out (initialised by the caller with the same dim).
+ * Cells are the elements of dimension dim, numbered 0.. in ascending element tag; nodes
+ * used by cells are numbered 0.. in ascending node tag. Elements of dimension dim-1 (lines
+ * in 2D, quads in 3D) give the physical tag of their entity to the boundary face they
+ * cover. Clockwise quads and left-handed hexes are reordered; degenerate or twisted ones
+ * are refused. Returns 0, or -1 with "FILE:LINE: message" in err. */
+int gmsh_read(const char *path, int dim, struct cellset *out, char *err, size_t errlen);
+
+#endif

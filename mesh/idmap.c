@@ -1,0 +1,81 @@
+/* Open-addressing hash map from global ids (see idmap.h). */
+#include "idmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return x;
+}
+
+static void alloc_table(struct idmap *m, size_t cap)
+{
+    m->cap = cap;
+    m->n = 0;
+    m->keys = xmalloc(cap * sizeof *m->keys);
+    m->vals = xmalloc(cap * sizeof *m->vals);
+    memset(m->keys, 0xff, cap * sizeof *m->keys); /* all -1 */
+}
+
+void idmap_init(struct idmap *m, size_t expected)
+{
+    size_t cap = 16;
+    while (cap < 2 * expected)
+        cap *= 2;
+    alloc_table(m, cap);
+}
+
+void idmap_free(struct idmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+static void grow(struct idmap *m)
+{
+    struct idmap old = *m;
+    alloc_table(m, old.cap * 2);
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.keys[i] >= 0)
+            idmap_put(m, old.keys[i], old.vals[i]);
+    free(old.keys);
+    free(old.vals);
+}
+
+int idmap_put(struct idmap *m, int64_t key, int64_t val)
+{
+    if (2 * (m->n + 1) > m->cap)
+        grow(m);
+    size_t mask = m->cap - 1, i = (size_t)mix((uint64_t)key) & mask;
+    while (m->keys[i] >= 0) {
+        if (m->keys[i] == key)
+            return 0;
+        i = (i + 1) & mask;
+    }
+    m->keys[i] = key;
+    m->vals[i] = val;
+    m->n++;
+    return 1;
+}
+
+int64_t idmap_get(const struct idmap *m, int64_t key)
+{
+    if (!m->cap)
+        return -1;
+    size_t mask = m->cap - 1, i = (size_t)mix((uint64_t)key) & mask;
+    while (m->keys[i] >= 0) {
+        if (m->keys[i] == key)
+            return m->vals[i];
+        i = (i + 1) & mask;
+    }
+    return -1;
+}

@@ -1,0 +1,21 @@
+/* Hash map from a 64-bit global id (>= 0) to a 64-bit value: global-to-local lookups. */
+#ifndef HYDRO_IDMAP_H
+#define HYDRO_IDMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct idmap {
+    int64_t *keys; /* -1 marks an empty slot */
+    int64_t *vals;
+    size_t cap, n;
+};
+
+void idmap_init(struct idmap *m, size_t expected);
+void idmap_free(struct idmap *m);
+/* Insert key -> val unless key is present. Returns 1 when inserted, 0 when it was there. */
+int idmap_put(struct idmap *m, int64_t key, int64_t val);
+/* Value of key, or -1 when absent. */
+int64_t idmap_get(const struct idmap *m, int64_t key);
+
+#endif

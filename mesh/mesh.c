@@ -1,0 +1,337 @@
+/* Local numbering and connectivity of one rank's mesh (rules in mesh.h). */
+#include "mesh.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "mesh_local.h"
+
+struct key_idx {
+    int64_t key, idx;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+    int64_t x = ((const struct key_idx *)a)->key, y = ((const struct key_idx *)b)->key;
+    return (x > y) - (x < y);
+}
+
+struct face_rec {
+    int64_t key[4];
+    int32_t cell;
+    int32_t side;
+};
+
+static int cmp_face(const void *a, const void *b)
+{
+    const struct face_rec *x = a, *y = b;
+    for (int i = 0; i < 4; i++)
+        if (x->key[i] != y->key[i])
+            return x->key[i] < y->key[i] ? -1 : 1;
+    return (x->cell > y->cell) - (x->cell < y->cell);
+}
+
+static int32_t checked_i32(int64_t n, const char *what)
+{
+    if (n > INT32_MAX)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "%lld local %s do not fit 32-bit local indices: use more ranks",
+                    (long long)n, what);
+    return (int32_t)n;
+}
+
+/* Face index in the cell with node gids nodes whose key equals key, or -1. */
+static int face_of(const struct element *el, const int64_t *nodes, const int64_t key[4])
+{
+    for (int f = 0; f < el->nfaces; f++) {
+        int64_t k[4];
+        element_face_key(el, nodes, f, k);
+        if (!memcmp(k, key, sizeof k))
+            return f;
+    }
+    return -1;
+}
+
+struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cellset *ghosts,
+                           const int64_t *layer_end, int nlayers, const struct idmap *ghost_owner,
+                           const struct nodelists *known, const struct cellset *beyond)
+{
+    const struct element *el = own->el;
+    const int nv = el->nnodes, nf = el->nfaces;
+    struct mesh *m = xcalloc(1, sizeof *m);
+    m->el = el;
+    m->nlayers = nlayers;
+    m->rank = me;
+
+    /* ---- cells: owned (already sorted), then each layer sorted by gid ---- */
+    int64_t nc = own->ncells + ghosts->ncells;
+    m->ncells = checked_i32(nc, "cells");
+    m->ncells_owned = (int32_t)own->ncells;
+    m->cell_gid = xmalloc((size_t)(nc ? nc : 1) * sizeof *m->cell_gid);
+    m->cell_owner = xmalloc((size_t)(nc ? nc : 1) * sizeof *m->cell_owner);
+    m->cell_nodes = xmalloc((size_t)(nc ? nc : 1) * nv * sizeof *m->cell_nodes);
+    m->cell_faces = xmalloc((size_t)(nc ? nc : 1) * nf * sizeof *m->cell_faces);
+    m->cell_face_tag = xmalloc((size_t)(nc ? nc : 1) * nf * sizeof *m->cell_face_tag);
+    int64_t *cell_node_gid = xmalloc((size_t)(nc ? nc : 1) * nv * sizeof *cell_node_gid);
+    int8_t *cell_layer = xmalloc((size_t)(nc ? nc : 1));
+    for (int64_t c = 0; c < own->ncells; c++) {
+        m->cell_gid[c] = own->gid[c];
+        m->cell_owner[c] = me;
+        memcpy(cell_node_gid + c * nv, own->nodes + c * nv, (size_t)nv * sizeof *cell_node_gid);
+        memcpy(m->cell_face_tag + c * nf, own->face_tag + c * nf, (size_t)nf * sizeof *m->cell_face_tag);
+        cell_layer[c] = 0;
+    }
+    m->cell_layer_start[0] = 0;
+    int64_t pos = own->ncells;
+    for (int l = 1; l <= nlayers; l++) {
+        m->cell_layer_start[l] = (int32_t)pos;
+        int64_t a = layer_end[l - 1], b = layer_end[l];
+        struct key_idx *o = xmalloc((size_t)(b - a + 1) * sizeof *o);
+        for (int64_t i = a; i < b; i++)
+            o[i - a] = (struct key_idx){ghosts->gid[i], i};
+        qsort(o, (size_t)(b - a), sizeof *o, cmp_key);
+        for (int64_t i = 0; i < b - a; i++, pos++) {
+            int64_t g = o[i].idx;
+            m->cell_gid[pos] = ghosts->gid[g];
+            m->cell_owner[pos] = (int32_t)idmap_get(ghost_owner, ghosts->gid[g]);
+            memcpy(cell_node_gid + pos * nv, ghosts->nodes + g * nv, (size_t)nv * sizeof *cell_node_gid);
+            memcpy(m->cell_face_tag + pos * nf, ghosts->face_tag + g * nf, (size_t)nf * sizeof *m->cell_face_tag);
+            cell_layer[pos] = (int8_t)l;
+        }
+        free(o);
+    }
+    for (int l = nlayers + 1; l <= MAX_LAYERS + 1; l++)
+        m->cell_layer_start[l] = (int32_t)pos;
+
+    /* ---- nodes: layer = lowest layer of the cells around it ---- */
+    struct idmap node_slot;
+    idmap_init(&node_slot, (size_t)nc * 2);
+    int64_t nn = 0, cap = 1024;
+    int64_t *ngid = xmalloc((size_t)cap * sizeof *ngid);
+    int8_t *nlayer = xmalloc((size_t)cap);
+    for (int64_t c = 0; c < nc; c++)
+        for (int k = 0; k < nv; k++) {
+            int64_t g = cell_node_gid[c * nv + k];
+            if (idmap_put(&node_slot, g, nn)) {
+                if (nn == cap) {
+                    cap *= 2;
+                    ngid = xrealloc(ngid, (size_t)cap * sizeof *ngid);
+                    nlayer = xrealloc(nlayer, (size_t)cap);
+                }
+                ngid[nn] = g;
+                nlayer[nn++] = cell_layer[c]; /* cells come in layer order: first visit is lowest */
+            }
+        }
+    m->nnodes = checked_i32(nn, "nodes");
+    int32_t *nowner = xmalloc((size_t)(nn ? nn : 1) * sizeof *nowner);
+    struct key_idx *o = xmalloc((size_t)(nn ? nn : 1) * sizeof *o);
+    int64_t nown = 0;
+    for (int64_t i = 0; i < nn; i++) {
+        int64_t s = idmap_get(&known->index, ngid[i]);
+        nowner[i] = s < 0 ? me : known->owner[known->start[s]];
+        if (nowner[i] == me && nlayer[i] != 0)
+            hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: node %lld owned here but not in layer 0",
+                        (long long)ngid[i]);
+        /* sort key: owned first, then by layer, then gid (gids < 2^59) */
+        int64_t cls = nowner[i] == me ? 0 : 1 + nlayer[i];
+        o[i] = (struct key_idx){(cls << 59) | ngid[i], i};
+        nown += nowner[i] == me;
+    }
+    qsort(o, (size_t)nn, sizeof *o, cmp_key);
+    m->nnodes_owned = (int32_t)nown;
+    m->node_gid = xmalloc((size_t)(nn ? nn : 1) * sizeof *m->node_gid);
+    m->node_owner = xmalloc((size_t)(nn ? nn : 1) * sizeof *m->node_owner);
+    m->node_xyz = xmalloc((size_t)(nn ? nn : 1) * 3 * sizeof *m->node_xyz);
+    struct idmap node_local;
+    idmap_init(&node_local, (size_t)nn);
+    /* classes in sort order: 0 owned, 1 other layer-0, 1 + l layer l */
+    int64_t per_class[MAX_LAYERS + 2] = {0};
+    for (int64_t i = 0; i < nn; i++)
+        per_class[o[i].key >> 59]++;
+    m->node_layer_start[0] = 0;
+    m->node_layer_start[1] = (int32_t)(per_class[0] + per_class[1]);
+    for (int l = 2; l <= MAX_LAYERS + 1; l++)
+        m->node_layer_start[l] = m->node_layer_start[l - 1] + (int32_t)per_class[l];
+    for (int64_t i = 0; i < nn; i++) {
+        int64_t src = o[i].idx;
+        m->node_gid[i] = ngid[src];
+        m->node_owner[i] = nowner[src];
+        const double *x = cellset_node_xyz(own, ngid[src]);
+        if (!x)
+            x = cellset_node_xyz(ghosts, ngid[src]);
+        memcpy(m->node_xyz + 3 * i, x, 3 * sizeof *x);
+        idmap_put(&node_local, ngid[src], i);
+    }
+    free(o);
+    free(nowner);
+    free(nlayer);
+    free(ngid);
+    idmap_free(&node_slot);
+    for (int64_t i = 0; i < nc * nv; i++)
+        m->cell_nodes[i] = (int32_t)idmap_get(&node_local, cell_node_gid[i]);
+    idmap_free(&node_local);
+
+    /* ---- node -> cells, each list in ascending cell gid ---- */
+    m->node_cell_off = xcalloc((size_t)nn + 1, sizeof *m->node_cell_off);
+    for (int64_t i = 0; i < nc * nv; i++)
+        m->node_cell_off[m->cell_nodes[i] + 1]++;
+    for (int64_t i = 0; i < nn; i++)
+        m->node_cell_off[i + 1] += m->node_cell_off[i];
+    m->node_cells = xmalloc((size_t)(nc > 0 ? nc * nv : 1) * sizeof *m->node_cells);
+    int32_t *fill = xmalloc((size_t)(nn ? nn : 1) * sizeof *fill);
+    memcpy(fill, m->node_cell_off, (size_t)nn * sizeof *fill);
+    for (int64_t c = 0; c < nc; c++)
+        for (int k = 0; k < nv; k++)
+            m->node_cells[fill[m->cell_nodes[c * nv + k]]++] = (int32_t)c;
+    free(fill);
+    for (int64_t i = 0; i < nn; i++) { /* insertion sort: lists are short */
+        int32_t *l = m->node_cells + m->node_cell_off[i];
+        int32_t n = m->node_cell_off[i + 1] - m->node_cell_off[i];
+        for (int32_t a = 1; a < n; a++)
+            for (int32_t b = a; b > 0 && m->cell_gid[l[b - 1]] > m->cell_gid[l[b]]; b--) {
+                int32_t t = l[b];
+                l[b] = l[b - 1];
+                l[b - 1] = t;
+            }
+    }
+
+    /* ---- faces: pair the faces of local cells by their node keys ---- */
+    int64_t nrec = nc * nf;
+    struct face_rec *fr = xmalloc((size_t)(nrec ? nrec : 1) * sizeof *fr);
+    for (int64_t c = 0; c < nc; c++)
+        for (int f = 0; f < nf; f++) {
+            element_face_key(el, cell_node_gid + c * nv, f, fr[c * nf + f].key);
+            fr[c * nf + f].cell = (int32_t)c;
+            fr[c * nf + f].side = f;
+        }
+    qsort(fr, (size_t)nrec, sizeof *fr, cmp_face);
+    struct idmap beyond_index;
+    idmap_init(&beyond_index, (size_t)beyond->ncells);
+    for (int64_t i = 0; i < beyond->ncells; i++)
+        idmap_put(&beyond_index, beyond->gid[i], i);
+    int64_t nface = 0;
+    struct key_idx *forder = xmalloc((size_t)(nrec ? nrec : 1) * sizeof *forder);
+    int32_t *fcells = xmalloc((size_t)(nrec ? nrec : 1) * 2 * sizeof *fcells);
+    int8_t *fside = xmalloc((size_t)(nrec ? nrec : 1) * 2);
+    int64_t *fgid = xmalloc((size_t)(nrec ? nrec : 1) * sizeof *fgid);
+    for (int64_t i = 0; i < nrec;) {
+        int64_t j = i + 1;
+        while (j < nrec && !memcmp(fr[j].key, fr[i].key, sizeof fr[i].key))
+            j++;
+        if (j - i > 2)
+            hydro_fatal(MPI_COMM_WORLD, EXIT_BADINPUT, "cells %lld and %lld share a face with another cell "
+                        "(non-conforming mesh)", (long long)m->cell_gid[fr[i].cell],
+                        (long long)m->cell_gid[fr[i + 1].cell]);
+        int32_t a = fr[i].cell; /* fr sorted by local index: a has the smaller gid within a layer... */
+        int sa = fr[i].side;
+        int32_t b = FACE_BOUNDARY;
+        int sb = -1;
+        int64_t gid;
+        if (j - i == 2) {
+            b = fr[i + 1].cell;
+            sb = fr[i + 1].side;
+            if (m->cell_gid[b] < m->cell_gid[a]) { /* ... but not across layers: order by gid */
+                int32_t t = a;
+                a = b;
+                b = t;
+                int ts = sa;
+                sa = sb;
+                sb = ts;
+            }
+            gid = m->cell_gid[a] * nf + sa;
+        } else {
+            int64_t nb;
+            int32_t nbo;
+            local_face_neighbour(el, cell_node_gid + (int64_t)a * nv, sa, m->cell_gid[a], known, &nb, &nbo);
+            if (nb >= 0 && cell_layer[a] != nlayers)
+                hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: face %d of cell %lld (layer %d) has "
+                            "its neighbour %lld outside the ghost layers", sa, (long long)m->cell_gid[a],
+                            cell_layer[a], (long long)nb);
+            if (nb < 0 || nb > m->cell_gid[a]) {
+                gid = m->cell_gid[a] * nf + sa;
+            } else {
+                int64_t bi = idmap_get(&beyond_index, nb);
+                int fb = bi < 0 ? -1 : face_of(el, beyond->nodes + bi * nv, fr[i].key);
+                if (fb < 0)
+                    hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: cell %lld beyond the ghosts unknown",
+                                (long long)nb);
+                gid = nb * nf + fb;
+            }
+            if (nb >= 0)
+                b = FACE_CUT;
+        }
+        int lay = cell_layer[a] < (b >= 0 ? cell_layer[b] : 127) ? cell_layer[a] : cell_layer[b];
+        forder[nface] = (struct key_idx){((int64_t)lay << 59) | gid, nface};
+        fcells[2 * nface] = a;
+        fcells[2 * nface + 1] = b;
+        fside[2 * nface] = (int8_t)sa;
+        fside[2 * nface + 1] = (int8_t)sb;
+        fgid[nface++] = gid;
+        i = j;
+    }
+    free(fr);
+    idmap_free(&beyond_index);
+    qsort(forder, (size_t)nface, sizeof *forder, cmp_key);
+    m->nfaces = checked_i32(nface, "faces");
+    m->face_gid = xmalloc((size_t)(nface ? nface : 1) * sizeof *m->face_gid);
+    m->face_cells = xmalloc((size_t)(nface ? nface : 1) * 2 * sizeof *m->face_cells);
+    m->face_side = xmalloc((size_t)(nface ? nface : 1) * 2);
+    m->face_tag = xmalloc((size_t)(nface ? nface : 1) * sizeof *m->face_tag);
+    for (int64_t i = 0; i < nface; i++) {
+        int64_t s = forder[i].idx;
+        m->face_gid[i] = fgid[s];
+        for (int k = 0; k < 2; k++) {
+            m->face_cells[2 * i + k] = fcells[2 * s + k];
+            m->face_side[2 * i + k] = fside[2 * s + k];
+            if (fcells[2 * s + k] >= 0)
+                m->cell_faces[(int64_t)fcells[2 * s + k] * nf + fside[2 * s + k]] = (int32_t)i;
+        }
+        m->face_tag[i] = fcells[2 * s + 1] == FACE_BOUNDARY
+                             ? m->cell_face_tag[(int64_t)fcells[2 * s] * nf + fside[2 * s]]
+                             : 0;
+    }
+    free(forder);
+    free(fcells);
+    free(fside);
+    free(fgid);
+    free(cell_layer);
+    free(cell_node_gid);
+    return m;
+}
+
+void mesh_destroy(struct mesh *m)
+{
+    if (!m)
+        return;
+    free(m->cell_gid);
+    free(m->cell_owner);
+    free(m->cell_nodes);
+    free(m->cell_faces);
+    free(m->cell_face_tag);
+    free(m->node_gid);
+    free(m->node_owner);
+    free(m->node_xyz);
+    free(m->node_cell_off);
+    free(m->node_cells);
+    free(m->face_gid);
+    free(m->face_cells);
+    free(m->face_side);
+    free(m->face_tag);
+    free(m);
+}
+
+static int32_t bsearch_gid(const int64_t *gid, int32_t n, int64_t key)
+{
+    int32_t lo = 0, hi = n;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (gid[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && gid[lo] == key ? lo : -1;
+}
+
+int32_t mesh_owned_cell(const struct mesh *m, int64_t gid) { return bsearch_gid(m->cell_gid, m->ncells_owned, gid); }
+int32_t mesh_owned_node(const struct mesh *m, int64_t gid) { return bsearch_gid(m->node_gid, m->nnodes_owned, gid); }

@@ -1,0 +1,72 @@
+/* The local unstructured mesh of one rank: owned cells, ghost layers, nodes, faces, connectivity. */
+#ifndef HYDRO_MESH_H
+#define HYDRO_MESH_H
+
+#include <stdint.h>
+#include <mpi.h>
+
+#include "cellset.h"
+#include "element.h"
+
+enum { MAX_LAYERS = 3 };
+/* face_cells[2 f + 1] of a face seen by one local cell: */
+enum { FACE_BOUNDARY = -1, /* on the domain boundary */
+       FACE_CUT = -2 /* the other cell lies beyond the last ghost layer */ };
+
+/* Numbering rules (local indices are int32, global ids int64):
+ * - cells: owned cells in ascending global id, then ghost layer 1, 2, ... each in ascending
+ *   global id; layer l is [cell_layer_start[l], cell_layer_start[l+1]), layer 0 = owned.
+ *   Ghost layer 1 = cells not owned sharing a node with an owned cell; layer k = cells
+ *   sharing a node with layer k-1 and in no lower layer.
+ * - nodes: a node's layer is the lowest layer of the local cells around it. Its owner is the
+ *   owner of its cell with the smallest global id (over the whole mesh, not only the local
+ *   cells), so every node has exactly one owner and the owner holds it in layer 0. Order:
+ *   owned nodes in ascending gid, then the other layer-0 nodes, then layer 1, 2, ..., each
+ *   in ascending gid; layer l is [node_layer_start[l], node_layer_start[l+1]).
+ * - node_cells lists each node's local cells in ascending global id, so node-centred sums
+ *   do not depend on the partition. It is complete for nodes of layers < nlayers.
+ * - faces: every face of every local cell once. face_cells[2f] is the cell with the smaller
+ *   global id (or the only local one), face_side[2f+s] the face's index in that cell's
+ *   element numbering. Global id = (smaller cell gid) * nfaces_per_cell + its face index.
+ *   Order: by the lowest layer of its cells, then global id. */
+struct mesh {
+    const struct element *el;
+    int nlayers;
+    int rank;
+    int64_t global_ncells, global_nnodes;
+
+    int32_t ncells, ncells_owned;
+    int32_t cell_layer_start[MAX_LAYERS + 2];
+    int64_t *cell_gid;      /* [ncells] */
+    int32_t *cell_owner;    /* [ncells] rank */
+    int32_t *cell_nodes;    /* [ncells][nnodes per cell] */
+    int32_t *cell_faces;    /* [ncells][nfaces per cell] */
+    int32_t *cell_face_tag; /* [ncells][nfaces per cell] boundary tag, 0 = none */
+
+    int32_t nnodes, nnodes_owned;
+    int32_t node_layer_start[MAX_LAYERS + 2];
+    int64_t *node_gid;   /* [nnodes] */
+    int32_t *node_owner; /* [nnodes] */
+    double *node_xyz;    /* [nnodes][3], length units */
+    int32_t *node_cell_off, *node_cells; /* CSR [nnodes+1], cells in ascending gid */
+
+    int32_t nfaces;
+    int64_t *face_gid;   /* [nfaces] */
+    int32_t *face_cells; /* [nfaces][2], second FACE_BOUNDARY or FACE_CUT when alone */
+    int8_t *face_side;   /* [nfaces][2] face index inside each cell */
+    int32_t *face_tag;   /* [nfaces] boundary tag, 0 inside */
+};
+
+/* Collective. Builds the local mesh of every rank from the cells it owns (own: cells with
+ * the coordinates of their nodes; consumed). Ghost layers are found through a directory
+ * of nodes distributed by global id, so no rank ever holds the whole mesh. A cell with a
+ * non-positive corner Jacobian is reported by global id: returns NULL on every rank and a
+ * message (on the rank that found it; empty elsewhere) in err. */
+struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, char *err, size_t errlen);
+void mesh_destroy(struct mesh *m);
+
+/* Local index of an owned cell / owned node by global id, -1 if not owned here. */
+int32_t mesh_owned_cell(const struct mesh *m, int64_t gid);
+int32_t mesh_owned_node(const struct mesh *m, int64_t gid);
+
+#endif

@@ -1,0 +1,160 @@
+/* METIS and block partitioning, scatter of owned cells, partition quality (see partition.h). */
+#include "partition.h"
+
+#include <metis.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+enum { METIS_SEED = 20260101 };
+
+struct face_rec {
+    int64_t key[4];
+    int64_t cell;
+};
+
+static int cmp_face(const void *a, const void *b)
+{
+    const struct face_rec *x = a, *y = b;
+    for (int i = 0; i < 4; i++)
+        if (x->key[i] != y->key[i])
+            return x->key[i] < y->key[i] ? -1 : 1;
+    return (x->cell > y->cell) - (x->cell < y->cell);
+}
+
+/* Cell dual graph in CSR (METIS's idx_t), neighbours of each cell in ascending index. */
+static void dual_graph(const struct cellset *g, idx_t **xadj_out, idx_t **adj_out)
+{
+    const struct element *el = g->el;
+    int64_t n = g->ncells, nrec = n * el->nfaces;
+    struct face_rec *fr = xmalloc((size_t)(nrec ? nrec : 1) * sizeof *fr);
+    for (int64_t c = 0; c < n; c++)
+        for (int f = 0; f < el->nfaces; f++) {
+            element_face_key(el, g->nodes + c * el->nnodes, f, fr[c * el->nfaces + f].key);
+            fr[c * el->nfaces + f].cell = c;
+        }
+    qsort(fr, (size_t)nrec, sizeof *fr, cmp_face);
+    idx_t *xadj = xcalloc((size_t)n + 1, sizeof *xadj);
+    for (int64_t i = 0; i + 1 < nrec; i++)
+        if (!memcmp(fr[i].key, fr[i + 1].key, sizeof fr[i].key)) {
+            xadj[fr[i].cell + 1]++;
+            xadj[fr[i + 1].cell + 1]++;
+        }
+    for (int64_t c = 0; c < n; c++)
+        xadj[c + 1] += xadj[c];
+    idx_t *adj = xmalloc((size_t)(xadj[n] ? xadj[n] : 1) * sizeof *adj);
+    idx_t *fill = xmalloc((size_t)(n ? n : 1) * sizeof *fill);
+    memcpy(fill, xadj, (size_t)n * sizeof *fill);
+    for (int64_t i = 0; i + 1 < nrec; i++)
+        if (!memcmp(fr[i].key, fr[i + 1].key, sizeof fr[i].key)) {
+            adj[fill[fr[i].cell]++] = (idx_t)fr[i + 1].cell;
+            adj[fill[fr[i + 1].cell]++] = (idx_t)fr[i].cell;
+        }
+    free(fill);
+    free(fr);
+    *xadj_out = xadj;
+    *adj_out = adj;
+}
+
+static void metis_check(int rc, const char *call)
+{
+    if (rc != METIS_OK)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "%s failed: %s", call,
+                    rc == METIS_ERROR_INPUT    ? "input error"
+                    : rc == METIS_ERROR_MEMORY ? "out of memory"
+                                               : "error");
+}
+
+int partition_metis(MPI_Comm comm, const struct cellset *global, struct cellset *own, char *err, size_t errlen)
+{
+    int P = comm_size(comm), me = comm_rank(comm);
+    int ok = 1;
+    struct outbox out;
+    outbox_init(&out, comm);
+    if (me == 0) {
+        int64_t n = global->ncells;
+        if (n < P) {
+            snprintf(err, errlen, "the mesh has %lld cells, fewer than the %d ranks", (long long)n, P);
+            ok = 0;
+        } else {
+            idx_t *part = xcalloc((size_t)n, sizeof *part);
+            if (P > 1) { /* METIS 5.1 fails on nparts = 1 */
+                idx_t *xadj, *adj;
+                dual_graph(global, &xadj, &adj);
+                idx_t nvtx = (idx_t)n, ncon = 1, nparts = P, objval = 0;
+                idx_t options[METIS_NOPTIONS];
+                METIS_SetDefaultOptions(options);
+                options[METIS_OPTION_SEED] = METIS_SEED;
+                options[METIS_OPTION_NUMBERING] = 0;
+                metis_check(METIS_PartGraphKway(&nvtx, &ncon, xadj, adj, NULL, NULL, NULL, &nparts, NULL, NULL,
+                                                options, &objval, part),
+                            "METIS_PartGraphKway");
+                free(xadj);
+                free(adj);
+            }
+            int64_t *count = xcalloc((size_t)P + 1, sizeof *count);
+            for (int64_t c = 0; c < n; c++)
+                count[part[c] + 1]++;
+            for (int r = 0; r < P; r++)
+                count[r + 1] += count[r];
+            int64_t *cells = xmalloc((size_t)n * sizeof *cells);
+            int64_t *fill = xmalloc((size_t)P * sizeof *fill);
+            memcpy(fill, count, (size_t)P * sizeof *fill);
+            for (int64_t c = 0; c < n; c++)
+                cells[fill[part[c]]++] = c;
+            for (int r = 0; r < P; r++)
+                if (count[r + 1] > count[r])
+                    cellset_pack(global, cells + count[r], count[r + 1] - count[r], &out.to[r]);
+            free(fill);
+            free(cells);
+            free(count);
+            free(part);
+        }
+    }
+    comm_bcast_int(comm, &ok, 0);
+    if (!ok) {
+        outbox_free(&out);
+        return -1;
+    }
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    for (int i = 0; i < in.n; i++)
+        cellset_unpack(own, &in.msg[i]);
+    inbox_free(&in);
+    return 0;
+}
+
+int partition_block(MPI_Comm comm, const struct box *b, struct cellset *own, int parts[3], char *err,
+                    size_t errlen)
+{
+    int P = comm_size(comm);
+    if (cartesian_split(b, P, parts)) {
+        snprintf(err, errlen, "cannot split %lld x %lld x %lld cells into %d blocks of at least one cell",
+                 (long long)b->n[0], (long long)b->n[1], (long long)(b->dim == 3 ? b->n[2] : 1), P);
+        return -1;
+    }
+    int64_t lo[3], hi[3];
+    cartesian_block(b, parts, comm_rank(comm), lo, hi);
+    cartesian_generate(b, lo, hi, own);
+    return 0;
+}
+
+void partition_quality(MPI_Comm comm, const struct mesh *m, int neighbours, struct partition_quality *q)
+{
+    long long cut = 0;
+    for (int32_t f = 0; f < m->nfaces; f++) {
+        int32_t a = m->face_cells[2 * f], b = m->face_cells[2 * f + 1];
+        if (b >= 0 && (a < m->ncells_owned) != (b < m->ncells_owned))
+            cut++;
+    }
+    q->edge_cut = comm_sum_ll(comm, cut) / 2;
+    double v[3] = {m->ncells_owned, m->ncells - m->ncells_owned, neighbours};
+    struct stats st[3];
+    comm_stats(comm, v, 3, st);
+    q->cells = st[0];
+    q->ghosts = st[1];
+    q->neighbours = st[2];
+}

@@ -1,0 +1,30 @@
+/* Distribution of cells to ranks: METIS k-way on rank 0, or geometric blocks of a generated box. */
+#ifndef HYDRO_PARTITION_H
+#define HYDRO_PARTITION_H
+
+#include <stddef.h>
+#include <mpi.h>
+
+#include "cartesian.h"
+#include "cellset.h"
+#include "comm.h"
+#include "mesh.h"
+
+/* Collective. Rank 0 holds the whole mesh in global (other ranks: an empty set), builds the
+ * dual graph (cells sharing a face), runs METIS_PartGraphKway with a fixed seed and sends
+ * every rank its cells. Returns 0, or -1 on every rank with the reason in err on rank 0. */
+int partition_metis(MPI_Comm comm, const struct cellset *global, struct cellset *own, char *err, size_t errlen);
+
+/* Collective, no communication of cells: every rank generates its block of the box. */
+int partition_block(MPI_Comm comm, const struct box *b, struct cellset *own, int parts[3], char *err,
+                    size_t errlen);
+
+struct partition_quality {
+    struct stats cells;      /* owned cells per rank */
+    struct stats ghosts;     /* ghost cells per rank */
+    struct stats neighbours; /* ranks exchanging ghost cells with a rank */
+    long long edge_cut;      /* faces between cells of different ranks */
+};
+void partition_quality(MPI_Comm comm, const struct mesh *m, int neighbours, struct partition_quality *q);
+
+#endif

@@ -1,0 +1,262 @@
+/* Ghost synchronisation plans and groups (see sync.h). */
+#include "sync.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "comm.h"
+
+/* Tags of groups: cell and node plans interleave so that no two live groups share a tag. */
+enum { TAG_BASE = 1000, TAG_SPAN = 30000 };
+
+struct ghost_list {
+    int n;       /* neighbours */
+    int *rank;   /* ascending */
+    int32_t *off;
+    int32_t *idx;
+};
+
+/* Ghost items (owner != me) grouped by owner rank, in local order inside a group. */
+static void group_by_owner(const int32_t *owner, int32_t first, int32_t n, int me, int P, struct ghost_list *g)
+{
+    int32_t *count = xcalloc((size_t)P + 1, sizeof *count);
+    for (int32_t i = first; i < n; i++)
+        if (owner[i] != me)
+            count[owner[i] + 1]++;
+    g->n = 0;
+    for (int r = 0; r < P; r++)
+        g->n += count[r + 1] > 0;
+    g->rank = xmalloc((size_t)(g->n + 1) * sizeof *g->rank);
+    g->off = xmalloc((size_t)(g->n + 1) * sizeof *g->off);
+    int32_t *pos = xmalloc((size_t)P * sizeof *pos);
+    int k = 0;
+    g->off[0] = 0;
+    for (int r = 0; r < P; r++)
+        if (count[r + 1] > 0) {
+            g->rank[k] = r;
+            pos[r] = g->off[k];
+            g->off[k + 1] = g->off[k] + count[r + 1];
+            k++;
+        }
+    g->idx = xmalloc((size_t)(g->off[g->n] + 1) * sizeof *g->idx);
+    for (int32_t i = first; i < n; i++)
+        if (owner[i] != me)
+            g->idx[pos[owner[i]]++] = i;
+    free(pos);
+    free(count);
+}
+
+static void plan_from(struct sync_plan *p, enum var_center center, const struct ghost_list *recv)
+{
+    memset(p, 0, sizeof *p);
+    p->center = center;
+    p->nrecv = recv->n;
+    p->recv_rank = recv->rank;
+    p->recv_off = recv->off;
+    p->recv_idx = recv->idx;
+    p->send_off = xmalloc(sizeof *p->send_off);
+    p->send_off[0] = 0;
+    p->next_tag = center == VAR_CELL ? 0 : 1;
+}
+
+static void add_send(struct sync_plan *p, int rank, const int32_t *idx, int32_t n)
+{
+    p->send_rank = xrealloc(p->send_rank, (size_t)(p->nsend + 1) * sizeof *p->send_rank);
+    p->send_off = xrealloc(p->send_off, (size_t)(p->nsend + 2) * sizeof *p->send_off);
+    p->send_idx = xrealloc(p->send_idx, (size_t)(p->send_off[p->nsend] + n + 1) * sizeof *p->send_idx);
+    memcpy(p->send_idx + p->send_off[p->nsend], idx, (size_t)n * sizeof *idx);
+    p->send_rank[p->nsend] = rank;
+    p->send_off[p->nsend + 1] = p->send_off[p->nsend] + n;
+    p->nsend++;
+}
+
+void sync_plans_build(MPI_Comm comm, const struct mesh *m, struct sync_plan *cells, struct sync_plan *nodes)
+{
+    int P = comm_size(comm), me = comm_rank(comm);
+    struct ghost_list gc, gn;
+    group_by_owner(m->cell_owner, m->ncells_owned, m->ncells, me, P, &gc);
+    group_by_owner(m->node_owner, m->nnodes_owned, m->nnodes, me, P, &gn);
+
+    /* tell each owner which of its items we hold, in our order */
+    struct outbox out;
+    outbox_init(&out, comm);
+    for (int r = 0; r < P; r++) {
+        int ic = -1, in_ = -1;
+        for (int k = 0; k < gc.n; k++)
+            if (gc.rank[k] == r)
+                ic = k;
+        for (int k = 0; k < gn.n; k++)
+            if (gn.rank[k] == r)
+                in_ = k;
+        if (ic < 0 && in_ < 0)
+            continue;
+        struct buf *b = &out.to[r];
+        int32_t nc = ic < 0 ? 0 : gc.off[ic + 1] - gc.off[ic], nn = in_ < 0 ? 0 : gn.off[in_ + 1] - gn.off[in_];
+        buf_put_i64(b, nc);
+        for (int32_t i = 0; i < nc; i++)
+            buf_put_i64(b, m->cell_gid[gc.idx[gc.off[ic] + i]]);
+        buf_put_i64(b, nn);
+        for (int32_t i = 0; i < nn; i++)
+            buf_put_i64(b, m->node_gid[gn.idx[gn.off[in_] + i]]);
+    }
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+
+    plan_from(cells, VAR_CELL, &gc);
+    plan_from(nodes, VAR_NODE, &gn);
+    for (int i = 0; i < in.n; i++) {
+        struct buf *b = &in.msg[i];
+        for (int kind = 0; kind < 2; kind++) {
+            int64_t n = buf_get_i64(b);
+            int32_t *idx = xmalloc((size_t)(n ? n : 1) * sizeof *idx);
+            for (int64_t k = 0; k < n; k++) {
+                int64_t gid = buf_get_i64(b);
+                idx[k] = kind == 0 ? mesh_owned_cell(m, gid) : mesh_owned_node(m, gid);
+                if (idx[k] < 0)
+                    hydro_fatal(comm, EXIT_RUNTIME, "internal error: rank %d expects %s %lld from rank %d", in.src[i],
+                                kind == 0 ? "cell" : "node", (long long)gid, me);
+            }
+            if (n)
+                add_send(kind == 0 ? cells : nodes, in.src[i], idx, (int32_t)n);
+            free(idx);
+        }
+    }
+    inbox_free(&in);
+}
+
+void sync_plan_free(struct sync_plan *p)
+{
+    free(p->send_rank);
+    free(p->recv_rank);
+    free(p->send_off);
+    free(p->recv_off);
+    free(p->send_idx);
+    free(p->recv_idx);
+    memset(p, 0, sizeof *p);
+}
+
+int sync_plan_neighbours(const struct sync_plan *p)
+{
+    int n = p->nrecv;
+    for (int i = 0; i < p->nsend; i++) {
+        int seen = 0;
+        for (int k = 0; k < p->nrecv; k++)
+            seen |= p->recv_rank[k] == p->send_rank[i];
+        n += !seen;
+    }
+    return n;
+}
+
+struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, struct registry *reg, const int *vars,
+                                     int nvars, enum sync_kind kind)
+{
+    struct sync_group *g = xcalloc(1, sizeof *g);
+    g->comm = comm;
+    g->plan = plan;
+    g->reg = reg;
+    g->nvars = nvars;
+    g->vars = xmalloc((size_t)(nvars ? nvars : 1) * sizeof *g->vars);
+    for (int v = 0; v < nvars; v++) {
+        if (reg->v[vars[v]].center != plan->center)
+            hydro_fatal(comm, EXIT_RUNTIME, "internal error: variable '%s' synchronised with the wrong plan",
+                        reg->v[vars[v]].name);
+        g->vars[v] = vars[v];
+        g->width += reg->v[vars[v]].ncomp;
+    }
+    g->kind = kind;
+    g->tag = TAG_BASE + plan->next_tag % TAG_SPAN;
+    plan->next_tag += 2;
+    g->sendbuf = xmalloc((size_t)(plan->send_off[plan->nsend] * g->width + 1) * sizeof *g->sendbuf);
+    g->recvbuf = xmalloc((size_t)(plan->recv_off[plan->nrecv] * g->width + 1) * sizeof *g->recvbuf);
+    g->req = xmalloc((size_t)(plan->nsend + plan->nrecv + 1) * sizeof *g->req);
+    if (kind == SYNC_KIND_PERSISTENT) {
+        for (int i = 0; i < plan->nrecv; i++)
+            MPI_CHECK(MPI_Recv_init(g->recvbuf + (size_t)plan->recv_off[i] * g->width,
+                                    (plan->recv_off[i + 1] - plan->recv_off[i]) * g->width, MPI_DOUBLE,
+                                    plan->recv_rank[i], g->tag, comm, &g->req[i]));
+        for (int i = 0; i < plan->nsend; i++)
+            MPI_CHECK(MPI_Send_init(g->sendbuf + (size_t)plan->send_off[i] * g->width,
+                                    (plan->send_off[i + 1] - plan->send_off[i]) * g->width, MPI_DOUBLE,
+                                    plan->send_rank[i], g->tag, comm, &g->req[plan->nrecv + i]));
+    }
+    return g;
+}
+
+void sync_group_destroy(struct sync_group *g)
+{
+    if (!g)
+        return;
+    if (g->active)
+        sync_finish(g);
+    if (g->kind == SYNC_KIND_PERSISTENT)
+        for (int i = 0; i < g->plan->nsend + g->plan->nrecv; i++)
+            MPI_CHECK(MPI_Request_free(&g->req[i]));
+    free(g->req);
+    free(g->sendbuf);
+    free(g->recvbuf);
+    free(g->vars);
+    free(g);
+}
+
+/* Message layout per neighbour: variable after variable, items in plan order, components. */
+void sync_start(struct sync_group *g)
+{
+    const struct sync_plan *p = g->plan;
+    if (g->active)
+        hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: synchronisation started twice");
+    for (int i = 0; i < p->nsend; i++) {
+        double *dst = g->sendbuf + (size_t)p->send_off[i] * g->width;
+        for (int v = 0; v < g->nvars; v++) {
+            const struct var *var = &g->reg->v[g->vars[v]];
+            int nc = var->ncomp;
+            for (int32_t k = p->send_off[i]; k < p->send_off[i + 1]; k++) {
+                const double *src = var->data + (size_t)p->send_idx[k] * nc;
+                for (int c = 0; c < nc; c++)
+                    *dst++ = src[c];
+            }
+        }
+    }
+    int n = p->nrecv + p->nsend;
+    if (g->kind == SYNC_KIND_PERSISTENT) {
+        if (n)
+            MPI_CHECK(MPI_Startall(n, g->req));
+    } else {
+        for (int i = 0; i < p->nrecv; i++)
+            MPI_CHECK(MPI_Irecv(g->recvbuf + (size_t)p->recv_off[i] * g->width,
+                                (p->recv_off[i + 1] - p->recv_off[i]) * g->width, MPI_DOUBLE, p->recv_rank[i], g->tag,
+                                g->comm, &g->req[i]));
+        for (int i = 0; i < p->nsend; i++)
+            MPI_CHECK(MPI_Isend(g->sendbuf + (size_t)p->send_off[i] * g->width,
+                                (p->send_off[i + 1] - p->send_off[i]) * g->width, MPI_DOUBLE, p->send_rank[i], g->tag,
+                                g->comm, &g->req[p->nrecv + i]));
+    }
+    g->active = 1;
+}
+
+void sync_finish(struct sync_group *g)
+{
+    const struct sync_plan *p = g->plan;
+    if (!g->active)
+        hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: synchronisation finished before it started");
+    int n = p->nrecv + p->nsend;
+    if (n)
+        MPI_CHECK(MPI_Waitall(n, g->req, MPI_STATUSES_IGNORE));
+    for (int i = 0; i < p->nrecv; i++) {
+        const double *src = g->recvbuf + (size_t)p->recv_off[i] * g->width;
+        for (int v = 0; v < g->nvars; v++) {
+            struct var *var = &g->reg->v[g->vars[v]];
+            int nc = var->ncomp;
+            for (int32_t k = p->recv_off[i]; k < p->recv_off[i + 1]; k++) {
+                double *dst = var->data + (size_t)p->recv_idx[k] * nc;
+                for (int c = 0; c < nc; c++)
+                    dst[c] = *src++;
+            }
+        }
+    }
+    g->active = 0;
+    g->count++;
+    g->messages += p->nsend;
+    g->bytes_sent += (long long)p->send_off[p->nsend] * g->width * (long long)sizeof(double);
+}

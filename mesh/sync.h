@@ -1,0 +1,58 @@
+/* Ghost synchronisation: plans built once per partition, groups of variables replayed every cycle. */
+#ifndef HYDRO_SYNC_H
+#define HYDRO_SYNC_H
+
+#include <stdint.h>
+#include <mpi.h>
+
+#include "mesh.h"
+#include "vars.h"
+
+/* For one item kind: per neighbour rank, the local items to send (owned, in the order the
+ * neighbour stores them) and to receive (its ghosts owned by that rank). */
+struct sync_plan {
+    enum var_center center;
+    int nsend, nrecv;
+    int *send_rank, *recv_rank;
+    int32_t *send_off, *recv_off; /* [n + 1] */
+    int32_t *send_idx, *recv_idx;
+    int next_tag; /* tags handed to groups, the same sequence on every rank */
+};
+
+/* Collective: builds the cell and node plans of a mesh. */
+void sync_plans_build(MPI_Comm comm, const struct mesh *m, struct sync_plan *cells, struct sync_plan *nodes);
+void sync_plan_free(struct sync_plan *p);
+/* Distinct ranks this plan exchanges with. */
+int sync_plan_neighbours(const struct sync_plan *p);
+
+enum sync_kind { SYNC_KIND_PERSISTENT, SYNC_KIND_BASIC };
+
+/* A recorded synchronisation of fixed variables: all of them travel in one message per
+ * neighbour. persistent: MPI_Send_init/MPI_Recv_init once, MPI_Startall each time;
+ * basic: MPI_Isend/MPI_Irecv each time. */
+struct sync_group {
+    MPI_Comm comm;
+    const struct sync_plan *plan;
+    struct registry *reg;
+    int nvars;
+    int *vars;
+    int width; /* doubles per item, summed over the variables */
+    enum sync_kind kind;
+    int tag;
+    double *sendbuf, *recvbuf;
+    MPI_Request *req; /* receives first, then sends */
+    int active;
+    long long count;       /* synchronisations done */
+    long long bytes_sent;  /* by this rank, all synchronisations */
+    long long messages;    /* sent by this rank */
+};
+
+/* Collective over the plan's neighbours (creation order must match across ranks). */
+struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, struct registry *reg, const int *vars,
+                                     int nvars, enum sync_kind kind);
+void sync_group_destroy(struct sync_group *g);
+/* Pack owned values and start the messages; ghosts are valid after sync_finish. */
+void sync_start(struct sync_group *g);
+void sync_finish(struct sync_group *g);
+
+#endif

@@ -1,0 +1,59 @@
+/* Variable registry (see vars.h). */
+#include "vars.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+void registry_init(struct registry *r, int32_t ncells, int32_t nnodes)
+{
+    memset(r, 0, sizeof *r);
+    r->ncells = ncells;
+    r->nnodes = nnodes;
+}
+
+void registry_free(struct registry *r)
+{
+    for (int i = 0; i < r->n; i++)
+        free(r->v[i].data);
+    free(r->v);
+    memset(r, 0, sizeof *r);
+}
+
+int32_t registry_items(const struct registry *r, int id)
+{
+    return r->v[id].center == VAR_CELL ? r->ncells : r->nnodes;
+}
+
+int registry_add(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
+                 const char *unit)
+{
+    if (registry_find(r, name) >= 0)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: variable '%s' registered twice", name);
+    if (strlen(name) >= sizeof r->v[0].name || ncomp < 1)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: bad variable '%s'", name);
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 16;
+        r->v = xrealloc(r->v, (size_t)r->cap * sizeof *r->v);
+    }
+    struct var *v = &r->v[r->n];
+    memset(v, 0, sizeof *v);
+    strcpy(v->name, name);
+    snprintf(v->unit, sizeof v->unit, "%s", unit ? unit : "");
+    v->center = center;
+    v->ncomp = ncomp;
+    v->flags = flags;
+    int32_t items = center == VAR_CELL ? r->ncells : r->nnodes;
+    v->data = xcalloc((size_t)(items ? items : 1) * (size_t)ncomp, sizeof *v->data);
+    return r->n++;
+}
+
+int registry_find(const struct registry *r, const char *name)
+{
+    for (int i = 0; i < r->n; i++)
+        if (!strcmp(r->v[i].name, name))
+            return i;
+    return -1;
+}

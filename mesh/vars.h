@@ -1,0 +1,37 @@
+/* Variable registry: named double fields on cells or nodes; sync, migration and dumps iterate it. */
+#ifndef HYDRO_VARS_H
+#define HYDRO_VARS_H
+
+#include <stdint.h>
+
+enum var_center { VAR_CELL, VAR_NODE };
+enum var_flags {
+    VAR_SYNC = 1u << 0,      /* ghosts receive the owner's value */
+    VAR_CHECKPOINT = 1u << 1 /* written to dumps, read on restart */
+};
+
+struct var {
+    char name[64];
+    enum var_center center;
+    int ncomp; /* doubles per item, stored item-major: data[item * ncomp + k] */
+    unsigned flags;
+    char unit[32];
+    double *data; /* [items][ncomp], owned items then ghosts as in the mesh numbering */
+};
+
+struct registry {
+    int n, cap;
+    struct var *v;
+    int32_t ncells, nnodes; /* local items, owned + ghosts */
+};
+
+void registry_init(struct registry *r, int32_t ncells, int32_t nnodes);
+void registry_free(struct registry *r);
+/* Adds a zero-filled variable and returns its id; aborts on a duplicate name. */
+int registry_add(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
+                 const char *unit);
+int registry_find(const struct registry *r, const char *name); /* -1 if absent */
+/* Items of a variable's centering. */
+int32_t registry_items(const struct registry *r, int id);
+
+#endif

@@ -1,0 +1,599 @@
+/* Input deck: schema table, INI parsing with libinih, overrides, validation and printing. */
+#include "deck.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char *const mesh_kinds[] = {"cartesian", "gmsh", NULL};
+static const char *const case_names[] = {"sync_only", NULL};
+static const char *const partitioners[] = {"metis", "block", NULL};
+static const char *const sync_modes[] = {"persistent", "basic", NULL};
+
+const char *const deck_sections[] = {"mesh", "case", "parallel", "output", "run", NULL};
+
+#define OFF(field) offsetof(struct config, field)
+#define BIG 1e9
+
+const struct deck_key deck_keys[] = {
+    {"mesh", "kind", KEY_ENUM, "cartesian", 0, 0, mesh_kinds,
+     "mesh source: built-in generator of a box, or a Gmsh MSH 4.1 ASCII file", OFF(mesh_kind)},
+    {"mesh", "dim", KEY_INT, "3", 2, 3, NULL, "space dimension: 2 (quads) or 3 (hexes); must match a Gmsh file",
+     OFF(dim)},
+    {"mesh", "nx", KEY_INT, "100", 1, BIG, NULL, "cartesian: cells along x", OFF(nx)},
+    {"mesh", "ny", KEY_INT, "10", 1, BIG, NULL, "cartesian: cells along y", OFF(ny)},
+    {"mesh", "nz", KEY_INT, "10", 1, BIG, NULL, "cartesian: cells along z (ignored in 2D)", OFF(nz)},
+    {"mesh", "x0", KEY_DOUBLE, "0", -1e30, 1e30, NULL, "cartesian: origin x of the box (length)", OFF(x0)},
+    {"mesh", "y0", KEY_DOUBLE, "0", -1e30, 1e30, NULL, "cartesian: origin y of the box (length)", OFF(y0)},
+    {"mesh", "z0", KEY_DOUBLE, "0", -1e30, 1e30, NULL, "cartesian: origin z of the box (length)", OFF(z0)},
+    {"mesh", "lx", KEY_DOUBLE, "1", 1e-30, 1e30, NULL, "cartesian: box length along x", OFF(lx)},
+    {"mesh", "ly", KEY_DOUBLE, "0.1", 1e-30, 1e30, NULL, "cartesian: box length along y", OFF(ly)},
+    {"mesh", "lz", KEY_DOUBLE, "0.1", 1e-30, 1e30, NULL, "cartesian: box length along z (ignored in 2D)",
+     OFF(lz)},
+    {"mesh", "perturb", KEY_DOUBLE, "0", 0, 0.4, NULL,
+     "cartesian: interior nodes move by up to perturb/2 cell sizes per axis, pseudo-randomly from seed",
+     OFF(perturb)},
+    {"mesh", "seed", KEY_INT, "12345", 0, 2147483647.0, NULL, "seed of the node perturbation", OFF(seed)},
+    {"mesh", "file", KEY_STRING, "", 0, 0, NULL,
+     "gmsh: mesh file, relative to the deck's directory (printed resolved by --check)", OFF(mesh_file)},
+
+    {"case", "name", KEY_ENUM, "sync_only", 0, 0, case_names,
+     "test case; sync_only runs ghost synchronisations alone (communication benchmark)", OFF(case_name)},
+    {"case", "cell_vars", KEY_INT, "5", 0, 1000, NULL, "sync_only: cell variables synchronised every cycle",
+     OFF(cell_vars)},
+    {"case", "node_vars", KEY_INT, "2", 0, 1000, NULL, "sync_only: node variables synchronised every cycle",
+     OFF(node_vars)},
+    {"case", "components", KEY_INT, "1", 1, 64, NULL, "sync_only: doubles per item of each variable",
+     OFF(components)},
+    {"case", "grouped", KEY_BOOL, "false", 0, 0, NULL,
+     "sync_only: one synchronisation for all variables of a kind (true) or one per variable, as MaHyCo (false)",
+     OFF(grouped)},
+    {"case", "verify", KEY_BOOL, "true", 0, 0, NULL,
+     "sync_only: check every ghost value against its owner's formula after each synchronisation (exit 1 if not)",
+     OFF(verify)},
+
+    {"parallel", "partitioner", KEY_ENUM, "metis", 0, 0, partitioners,
+     "metis: METIS k-way on the cell dual graph (rank 0); block: geometric blocks of a cartesian mesh",
+     OFF(partitioner)},
+    {"parallel", "ghost_layers", KEY_INT, "3", 1, 3, NULL, "layers of ghost cells around each subdomain",
+     OFF(ghost_layers)},
+    {"parallel", "sync", KEY_ENUM, "persistent", 0, 0, sync_modes,
+     "ghost synchronisation: persistent requests built once (MPI_Send_init) or Isend/Irecv every time",
+     OFF(sync)},
+
+    {"output", "listing_period", KEY_INT, "10", 0, BIG, NULL, "cycles between cycle lines in the listing (0: none)",
+     OFF(listing_period)},
+
+    {"run", "max_cycles", KEY_INT, "50", 0, BIG, NULL, "number of cycles of the time loop", OFF(max_cycles)},
+};
+const int deck_nkeys = (int)(sizeof deck_keys / sizeof deck_keys[0]);
+
+enum { ORIGIN_DEFAULT = 0, ORIGIN_CMDLINE = -1 };
+
+struct parse_ctx {
+    const char *path;
+    const char *text, *cursor; /* reader state */
+    int line;                  /* line last handed to inih */
+    struct config *cfg;
+    int origin[128]; /* per key: line in the deck, ORIGIN_DEFAULT or ORIGIN_CMDLINE */
+    char *err;
+    size_t errlen;
+    int failed;
+    bool check_files;
+};
+
+static void fail(struct parse_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct parse_ctx *c, const char *fmt, ...)
+{
+    if (c->failed)
+        return;
+    c->failed = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, c->errlen, fmt, ap);
+    va_end(ap);
+}
+
+static int find_key(const char *section, const char *name)
+{
+    for (int i = 0; i < deck_nkeys; i++)
+        if (!strcmp(deck_keys[i].section, section) && !strcmp(deck_keys[i].name, name))
+            return i;
+    return -1;
+}
+
+static int known_section(const char *s)
+{
+    for (int i = 0; deck_sections[i]; i++)
+        if (!strcmp(deck_sections[i], s))
+            return 1;
+    return 0;
+}
+
+static void keys_of_section(const char *section, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (int i = 0; i < deck_nkeys; i++)
+        if (!strcmp(deck_keys[i].section, section)) {
+            if (out[0])
+                strncat(out, ", ", n - strlen(out) - 1);
+            strncat(out, deck_keys[i].name, n - strlen(out) - 1);
+        }
+}
+
+static void choices_text(const char *const *ch, char *out, size_t n)
+{
+    out[0] = '\0';
+    for (int i = 0; ch[i]; i++) {
+        if (i)
+            strncat(out, " | ", n - strlen(out) - 1);
+        strncat(out, ch[i], n - strlen(out) - 1);
+    }
+}
+
+/* Convert one value; on error write "reason" into why and return -1. */
+static int set_value(struct config *cfg, const struct deck_key *k, const char *v, char *why, size_t n)
+{
+    char *end;
+    void *field = (char *)cfg + k->offset;
+    if (!*v && k->type != KEY_STRING) {
+        snprintf(why, n, "missing value");
+        return -1;
+    }
+    switch (k->type) {
+    case KEY_INT: {
+        errno = 0;
+        long long x = strtoll(v, &end, 10);
+        if (*end || errno) {
+            snprintf(why, n, "'%s' is not an integer", v);
+            return -1;
+        }
+        if ((double)x < k->min || (double)x > k->max) {
+            snprintf(why, n, "%lld is out of range [%.15g, %.15g]", x, k->min, k->max);
+            return -1;
+        }
+        *(long *)field = (long)x;
+        return 0;
+    }
+    case KEY_DOUBLE: {
+        errno = 0;
+        double x = strtod(v, &end);
+        if (*end || errno == ERANGE || !isfinite(x)) {
+            snprintf(why, n, "'%s' is not a finite number", v);
+            return -1;
+        }
+        if (x < k->min || x > k->max) {
+            snprintf(why, n, "%.17g is out of range [%.15g, %.15g]", x, k->min, k->max);
+            return -1;
+        }
+        *(double *)field = x;
+        return 0;
+    }
+    case KEY_STRING:
+        if (strlen(v) >= DECK_STRING_MAX) {
+            snprintf(why, n, "value longer than %d characters", DECK_STRING_MAX - 1);
+            return -1;
+        }
+        strcpy(field, v);
+        return 0;
+    case KEY_ENUM:
+        for (int i = 0; k->choices[i]; i++)
+            if (!strcmp(k->choices[i], v)) {
+                *(int *)field = i;
+                return 0;
+            }
+        {
+            char ch[256];
+            choices_text(k->choices, ch, sizeof ch);
+            snprintf(why, n, "'%s' is not one of: %s", v, ch);
+        }
+        return -1;
+    case KEY_BOOL: {
+        static const char *const yes[] = {"true", "yes", "on", "1"}, *const no[] = {"false", "no", "off", "0"};
+        for (int i = 0; i < 4; i++) {
+            if (!strcasecmp(v, yes[i])) {
+                *(bool *)field = true;
+                return 0;
+            }
+            if (!strcasecmp(v, no[i])) {
+                *(bool *)field = false;
+                return 0;
+            }
+        }
+        snprintf(why, n, "'%s' is not a boolean (true | false)", v);
+        return -1;
+    }
+    }
+    snprintf(why, n, "internal error: unknown key type");
+    return -1;
+}
+
+/* Line reader for inih: counts lines, strips leading blanks (so that indentation never
+ * turns into an inih continuation line), cuts " #" comments, rejects unknown sections and
+ * over-long lines. Returns NULL (end of input) once an error has been recorded. */
+static char *reader(char *str, int num, void *stream)
+{
+    struct parse_ctx *c = stream;
+    if (c->failed || !*c->cursor)
+        return NULL;
+    const char *eol = strchr(c->cursor, '\n');
+    size_t len = eol ? (size_t)(eol - c->cursor) : strlen(c->cursor);
+    c->line++;
+    const char *s = c->cursor;
+    c->cursor += len + (eol ? 1 : 0);
+    while (len && (*s == ' ' || *s == '\t')) {
+        s++;
+        len--;
+    }
+    if (len && s[len - 1] == '\r')
+        len--;
+    if (len + 2 > (size_t)num) {
+        fail(c, "%s:%d: line longer than %d characters", c->path, c->line, num - 2);
+        return NULL;
+    }
+    memcpy(str, s, len);
+    str[len] = '\0';
+    for (char *h = strchr(str, '#'); h; h = strchr(h + 1, '#'))
+        if (h > str && (h[-1] == ' ' || h[-1] == '\t')) {
+            *h = '\0';
+            break;
+        }
+    if (str[0] == '[') {
+        char *close = strchr(str, ']');
+        if (close) {
+            char name[256];
+            size_t n = (size_t)(close - str - 1);
+            if (n >= sizeof name)
+                n = sizeof name - 1;
+            memcpy(name, str + 1, n);
+            name[n] = '\0';
+            if (!known_section(name)) {
+                char list[256] = "";
+                for (int i = 0; deck_sections[i]; i++) {
+                    if (i)
+                        strcat(list, ", ");
+                    strcat(list, deck_sections[i]);
+                }
+                fail(c, "%s:%d: unknown section [%s] (known: %s)", c->path, c->line, name, list);
+                return NULL;
+            }
+        }
+    }
+    strcat(str, "\n");
+    return str;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    struct parse_ctx *c = user;
+    if (c->failed)
+        return 0;
+    if (!*section) {
+        fail(c, "%s:%d: key '%s' outside any section", c->path, c->line, name);
+        return 0;
+    }
+    int k = find_key(section, name);
+    if (k < 0) {
+        char list[512];
+        keys_of_section(section, list, sizeof list);
+        fail(c, "%s:%d: unknown key '%s' in section [%s] (known: %s)", c->path, c->line, name, section, list);
+        return 0;
+    }
+    if (c->origin[k] > 0) {
+        fail(c, "%s:%d: %s.%s: duplicate key (first set at line %d)", c->path, c->line, section, name,
+             c->origin[k]);
+        return 0;
+    }
+    char why[300];
+    if (set_value(c->cfg, &deck_keys[k], value, why, sizeof why)) {
+        fail(c, "%s:%d: %s.%s: %s", c->path, c->line, section, name, why);
+        return 0;
+    }
+    c->origin[k] = c->line;
+    return 1;
+}
+
+static int apply_override(struct parse_ctx *c, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    const char *dot = strchr(arg, '.');
+    if (!eq || !dot || dot > eq || dot == arg || dot + 1 == eq) {
+        fail(c, "command line: '%s': expected section.key=value", arg);
+        return -1;
+    }
+    char section[64], name[64];
+    size_t ns = (size_t)(dot - arg), nk = (size_t)(eq - dot - 1);
+    if (ns >= sizeof section || nk >= sizeof name) {
+        fail(c, "command line: '%s': unknown key", arg);
+        return -1;
+    }
+    memcpy(section, arg, ns);
+    section[ns] = '\0';
+    memcpy(name, dot + 1, nk);
+    name[nk] = '\0';
+    int k = find_key(section, name);
+    if (k < 0) {
+        fail(c, "command line: %s.%s: unknown key", section, name);
+        return -1;
+    }
+    char why[300];
+    if (set_value(c->cfg, &deck_keys[k], eq + 1, why, sizeof why)) {
+        fail(c, "command line: %s.%s: %s", section, name, why);
+        return -1;
+    }
+    c->origin[k] = ORIGIN_CMDLINE;
+    return 0;
+}
+
+/* Report a cross-key problem where the user set key k. */
+static void fail_at(struct parse_ctx *c, const char *section, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void fail_at(struct parse_ctx *c, const char *section, const char *name, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int o = c->origin[find_key(section, name)];
+    if (o == ORIGIN_CMDLINE)
+        fail(c, "command line: %s.%s: %s", section, name, msg);
+    else if (o > 0)
+        fail(c, "%s:%d: %s.%s: %s", c->path, o, section, name, msg);
+    else
+        fail(c, "%s: %s.%s: %s", c->path, section, name, msg);
+}
+
+static void resolve_mesh_file(struct parse_ctx *c)
+{
+    struct config *cfg = c->cfg;
+    char path[2 * DECK_STRING_MAX + 2];
+    if (cfg->mesh_file[0] == '/' || !strchr(c->path, '/')) {
+        snprintf(path, sizeof path, "%s", cfg->mesh_file);
+    } else {
+        const char *slash = strrchr(c->path, '/');
+        snprintf(path, sizeof path, "%.*s/%s", (int)(slash - c->path), c->path, cfg->mesh_file);
+    }
+    /* Overrides are relative to the current directory, as users type them. */
+    if (c->origin[find_key("mesh", "file")] == ORIGIN_CMDLINE)
+        snprintf(path, sizeof path, "%s", cfg->mesh_file);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fail_at(c, "mesh", "file", "cannot open '%s': %s", path, strerror(errno));
+        return;
+    }
+    fclose(f);
+    char *real = realpath(path, NULL);
+    if (!real || strlen(real) >= DECK_STRING_MAX) {
+        fail_at(c, "mesh", "file", "cannot resolve '%s'", path);
+        free(real);
+        return;
+    }
+    strcpy(cfg->mesh_file, real);
+    free(real);
+}
+
+static void validate(struct parse_ctx *c)
+{
+    struct config *cfg = c->cfg;
+    if (cfg->mesh_kind == MESH_GMSH) {
+        if (!cfg->mesh_file[0])
+            fail_at(c, "mesh", "kind", "gmsh needs mesh.file");
+        else if (c->check_files)
+            resolve_mesh_file(c);
+        if (cfg->perturb > 0)
+            fail_at(c, "mesh", "perturb", "applies to mesh.kind = cartesian only");
+        if (cfg->partitioner == PART_BLOCK)
+            fail_at(c, "parallel", "partitioner", "block needs mesh.kind = cartesian");
+    } else {
+        double cells = (double)cfg->nx * (double)cfg->ny * (cfg->dim == 3 ? (double)cfg->nz : 1.0);
+        if (cells > 4e18)
+            fail_at(c, "mesh", "nx", "nx * ny * nz = %.3g cells does not fit in 64-bit ids", cells);
+        if (cfg->partitioner == PART_METIS && cells > INT32_MAX)
+            fail_at(c, "parallel", "partitioner",
+                    "metis handles at most %d cells (this mesh has %.3g): use block", INT32_MAX, cells);
+    }
+}
+
+int deck_parse(const char *text, const char *path, int noverride, char *const *overrides, bool check_files,
+               struct config *cfg, char *err, size_t errlen)
+{
+    struct parse_ctx c = {.path = path,
+                          .text = text,
+                          .cursor = text,
+                          .cfg = cfg,
+                          .err = err,
+                          .errlen = errlen,
+                          .check_files = check_files};
+    memset(cfg, 0, sizeof *cfg);
+    if (deck_nkeys > (int)(sizeof c.origin / sizeof c.origin[0])) {
+        fail(&c, "internal error: schema larger than the parser's table");
+        return -1;
+    }
+    for (int k = 0; k < deck_nkeys; k++) {
+        char why[300];
+        if (set_value(cfg, &deck_keys[k], deck_keys[k].def, why, sizeof why)) {
+            fail(&c, "internal error: default of %s.%s: %s", deck_keys[k].section, deck_keys[k].name, why);
+            return -1;
+        }
+    }
+    int rc = ini_parse_stream(reader, &c, handler, &c);
+    if (!c.failed && rc > 0)
+        fail(&c, "%s:%d: syntax error: expected [section] or key = value", path, rc);
+    if (!c.failed && rc < 0)
+        fail(&c, "%s: cannot parse (inih error %d)", path, rc);
+    for (int i = 0; i < noverride && !c.failed; i++)
+        apply_override(&c, overrides[i]);
+    if (!c.failed)
+        validate(&c);
+    return c.failed ? -1 : 0;
+}
+
+char *deck_read_file(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open deck: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, len = 0;
+    char *s = malloc(cap);
+    for (;;) {
+        if (!s) {
+            fclose(f);
+            snprintf(err, errlen, "%s: out of memory reading the deck", path);
+            return NULL;
+        }
+        size_t n = fread(s + len, 1, cap - len - 1, f);
+        len += n;
+        if (n == 0)
+            break;
+        if (len + 1 == cap) {
+            cap *= 2;
+            char *t = realloc(s, cap);
+            if (!t)
+                free(s);
+            s = t;
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(s);
+        snprintf(err, errlen, "%s: cannot read deck: %s", path, strerror(errno));
+        return NULL;
+    }
+    if (memchr(s, '\0', len)) {
+        free(s);
+        snprintf(err, errlen, "%s: not a text file (contains NUL bytes)", path);
+        return NULL;
+    }
+    s[len] = '\0';
+    return s;
+}
+
+/* Shortest text that reads back as exactly the same double. */
+static void format_double(double x, char *out, size_t n)
+{
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(out, n, "%.*g", prec, x);
+        if (strtod(out, NULL) == x)
+            return;
+    }
+}
+
+static void value_text(const struct config *cfg, const struct deck_key *k, char *out, size_t n)
+{
+    const void *field = (const char *)cfg + k->offset;
+    switch (k->type) {
+    case KEY_INT:
+        snprintf(out, n, "%ld", *(const long *)field);
+        break;
+    case KEY_DOUBLE:
+        format_double(*(const double *)field, out, n);
+        break;
+    case KEY_STRING:
+        snprintf(out, n, "%s", (const char *)field);
+        break;
+    case KEY_ENUM:
+        snprintf(out, n, "%s", k->choices[*(const int *)field]);
+        break;
+    case KEY_BOOL:
+        snprintf(out, n, "%s", *(const bool *)field ? "true" : "false");
+        break;
+    }
+}
+
+void deck_print(const struct config *cfg, FILE *out)
+{
+    fprintf(out, "; hydro deck, fully resolved\n");
+    for (int s = 0; deck_sections[s]; s++) {
+        fprintf(out, "\n[%s]\n", deck_sections[s]);
+        for (int k = 0; k < deck_nkeys; k++) {
+            if (strcmp(deck_keys[k].section, deck_sections[s]))
+                continue;
+            char v[DECK_STRING_MAX + 32];
+            value_text(cfg, &deck_keys[k], v, sizeof v);
+            fprintf(out, "%s = %s\n", deck_keys[k].name, v);
+        }
+    }
+}
+
+char *deck_to_text(const struct config *cfg)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    deck_print(cfg, f);
+    fclose(f);
+    return text;
+}
+
+static void range_text(const struct deck_key *k, char *out, size_t n)
+{
+    switch (k->type) {
+    case KEY_INT:
+    case KEY_DOUBLE:
+        if (k->min <= -1e30 && k->max >= 1e30)
+            snprintf(out, n, "any");
+        else if (k->max >= 1e30)
+            snprintf(out, n, ">= %.15g", k->min);
+        else
+            snprintf(out, n, "%.15g .. %.15g", k->min, k->max);
+        break;
+    case KEY_ENUM:
+        choices_text(k->choices, out, n);
+        break;
+    case KEY_BOOL:
+        snprintf(out, n, "true | false");
+        break;
+    case KEY_STRING:
+        snprintf(out, n, "text");
+        break;
+    }
+}
+
+static const char *type_name(enum key_type t)
+{
+    static const char *const names[] = {"int", "double", "string", "enum", "bool"};
+    return names[t];
+}
+
+void deck_print_reference(FILE *out, bool markdown)
+{
+    for (int s = 0; deck_sections[s]; s++) {
+        if (markdown)
+            fprintf(out, "\n#### `[%s]`\n\n| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n",
+                    deck_sections[s]);
+        else
+            fprintf(out, "\n[%s]\n", deck_sections[s]);
+        for (int k = 0; k < deck_nkeys; k++) {
+            const struct deck_key *d = &deck_keys[k];
+            if (strcmp(d->section, deck_sections[s]))
+                continue;
+            char range[256];
+            range_text(d, range, sizeof range);
+            if (markdown)
+                fprintf(out, "| `%s` | %s | `%s` | %s | %s |\n", d->name, type_name(d->type), d->def, range, d->help);
+            else
+                fprintf(out, "  %-15s %-6s default %-10s (%s)\n      %s\n", d->name, type_name(d->type),
+                        d->def[0] ? d->def : "\"\"", range, d->help);
+        }
+    }
+}
+
+const char *deck_enum_name(const char *section, const char *name, int value)
+{
+    int k = find_key(section, name);
+    if (k < 0 || deck_keys[k].type != KEY_ENUM)
+        return "?";
+    return deck_keys[k].choices[value];
+}

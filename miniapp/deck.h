@@ -1,0 +1,78 @@
+/* Input deck: one schema table drives parsing, validation, --help, --check and the README reference. */
+#ifndef HYDRO_DECK_H
+#define HYDRO_DECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define DECK_STRING_MAX 256
+
+enum mesh_kind { MESH_CARTESIAN, MESH_GMSH };
+enum case_name { CASE_SYNC_ONLY };
+enum partitioner { PART_METIS, PART_BLOCK };
+enum sync_mode { SYNC_PERSISTENT, SYNC_BASIC };
+
+/* The fully resolved, validated run configuration. Read-only after deck_load. */
+struct config {
+    /* [mesh] */
+    int mesh_kind;
+    long dim;
+    long nx, ny, nz;
+    double x0, y0, z0; /* origin of the box, length units */
+    double lx, ly, lz; /* box lengths */
+    double perturb;    /* fraction of the local cell size */
+    long seed;
+    char mesh_file[DECK_STRING_MAX];
+    /* [case] */
+    int case_name;
+    long cell_vars, node_vars, components;
+    bool grouped, verify;
+    /* [parallel] */
+    int partitioner;
+    long ghost_layers;
+    int sync;
+    /* [output] */
+    long listing_period;
+    /* [run] */
+    long max_cycles;
+};
+
+enum key_type { KEY_INT, KEY_DOUBLE, KEY_STRING, KEY_ENUM, KEY_BOOL };
+
+struct deck_key {
+    const char *section, *name;
+    enum key_type type;
+    const char *def;            /* default, written as in a deck */
+    double min, max;            /* KEY_INT and KEY_DOUBLE */
+    const char *const *choices; /* KEY_ENUM, NULL-terminated */
+    const char *help;
+    size_t offset; /* of the field in struct config */
+};
+
+/* The schema: deck_keys[0 .. deck_nkeys-1]. */
+extern const struct deck_key deck_keys[];
+extern const int deck_nkeys;
+extern const char *const deck_sections[]; /* NULL-terminated, in listing order */
+
+/* Parse deck text (path used in messages and to resolve relative mesh files), apply
+ * "section.key=value" overrides, validate. With check_files, files named by the deck must
+ * open and their paths are made absolute. On error returns -1 and writes one line
+ * ("DECK:LINE: message" or "command line: section.key: message") into err. */
+int deck_parse(const char *text, const char *path, int noverride, char *const *overrides, bool check_files,
+               struct config *cfg, char *err, size_t errlen);
+
+/* Read a whole file into a malloc'd string; NULL and a message in err on failure. */
+char *deck_read_file(const char *path, char *err, size_t errlen);
+
+/* Resolved deck as INI text that deck_parse accepts back unchanged. */
+void deck_print(const struct config *cfg, FILE *out);
+char *deck_to_text(const struct config *cfg); /* malloc'd */
+
+/* Reference of every key: plain text for --help, Markdown for the README. */
+void deck_print_reference(FILE *out, bool markdown);
+
+/* Name of an enum value of a key, e.g. deck_enum_name("mesh", "kind", cfg->mesh_kind). */
+const char *deck_enum_name(const char *section, const char *name, int value);
+
+#endif

@@ -1,0 +1,42 @@
+/* The run context: communicator, configuration, listing, timers, mesh and variables of one run. */
+#ifndef HYDRO_RUN_H
+#define HYDRO_RUN_H
+
+#include <mpi.h>
+
+#include "deck.h"
+#include "listing.h"
+#include "mesh.h"
+#include "sync.h"
+#include "timers.h"
+#include "vars.h"
+
+struct sync_case;
+
+struct run {
+    MPI_Comm comm;
+    int rank, size;
+    struct config cfg;
+    char *deck_path;
+    char *deck_text; /* resolved deck, as --check prints it */
+    struct listing *lst;
+    struct timers tm;
+    double t_start; /* timers_now() right after MPI_Init */
+    struct mesh *mesh;
+    struct sync_plan cell_plan, node_plan;
+    struct registry reg;
+    struct sync_case *sync_case;
+    long cycle;
+    double time, dt;
+};
+
+/* Command line and deck. Handles --help, --version and --check itself (prints and exits 0)
+ * and bad input (message from rank 0, exit 2 on every rank). Returns the run to do. */
+struct run *run_create(MPI_Comm comm, int argc, char **argv, double t_start);
+void run_destroy(struct run *run);
+
+/* Message from rank 0 only (or from this rank when only it knows), then exit with status on
+ * every rank without MPI_Abort: for errors all ranks detected together. */
+_Noreturn void run_exit_collective(struct run *run, int status, const char *msg);
+
+#endif

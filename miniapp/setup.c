@@ -1,0 +1,89 @@
+/* Prolog: build the distributed mesh from the configuration (see setup.h). */
+#include "setup.h"
+
+#include <string.h>
+
+#include "comm.h"
+#include "gmsh.h"
+#include "partition.h"
+
+void setup_box(const struct config *cfg, struct box *b)
+{
+    memset(b, 0, sizeof *b);
+    b->dim = (int)cfg->dim;
+    b->n[0] = cfg->nx;
+    b->n[1] = cfg->ny;
+    b->n[2] = cfg->dim == 3 ? cfg->nz : 1;
+    b->x0[0] = cfg->x0;
+    b->x0[1] = cfg->y0;
+    b->x0[2] = cfg->dim == 3 ? cfg->z0 : 0.0;
+    b->len[0] = cfg->lx;
+    b->len[1] = cfg->ly;
+    b->len[2] = cfg->dim == 3 ? cfg->lz : 0.0;
+    b->perturb = cfg->perturb;
+    b->seed = (uint64_t)cfg->seed;
+}
+
+static void tstart(struct timers *tm, enum timer_id id)
+{
+    if (tm)
+        timers_start(tm, id);
+}
+
+static void tstop(struct timers *tm, enum timer_id id)
+{
+    if (tm)
+        timers_stop(tm, id);
+}
+
+struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *tm, struct listing *lst, char *err,
+                        size_t errlen)
+{
+    int me = comm_rank(comm);
+    struct box box;
+    setup_box(cfg, &box);
+    struct cellset own;
+    cellset_init(&own, (int)cfg->dim);
+    err[0] = '\0';
+    int ok = 1;
+
+    if (cfg->partitioner == PART_BLOCK) {
+        tstart(tm, TIMER_MESH);
+        int parts[3];
+        ok = partition_block(comm, &box, &own, parts, err, errlen) == 0;
+        tstop(tm, TIMER_MESH);
+        if (ok)
+            listing_printf(lst, "Mesh", "Block partition: %d x %d x %d blocks", parts[0], parts[1], parts[2]);
+        if (me != 0)
+            err[0] = '\0'; /* every rank found the same problem: rank 0 reports it */
+    } else {
+        struct cellset global;
+        cellset_init(&global, (int)cfg->dim);
+        tstart(tm, TIMER_MESH);
+        if (me == 0) {
+            if (cfg->mesh_kind == MESH_GMSH) {
+                ok = gmsh_read(cfg->mesh_file, (int)cfg->dim, &global, err, errlen) == 0;
+            } else {
+                int64_t lo[3] = {0, 0, 0};
+                cartesian_generate(&box, lo, box.n, &global);
+            }
+        }
+        comm_bcast_int(comm, &ok, 0);
+        tstop(tm, TIMER_MESH);
+        if (ok) {
+            tstart(tm, TIMER_PARTITION);
+            ok = partition_metis(comm, &global, &own, err, errlen) == 0;
+            tstop(tm, TIMER_PARTITION);
+        }
+        cellset_free(&global);
+    }
+    if (!ok) {
+        cellset_free(&own);
+        return NULL;
+    }
+    tstart(tm, TIMER_GHOSTS);
+    struct mesh *m = mesh_build(comm, &own, (int)cfg->ghost_layers, err, errlen);
+    tstop(tm, TIMER_GHOSTS);
+    cellset_free(&own);
+    return m;
+}

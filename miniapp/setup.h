@@ -1,0 +1,23 @@
+/* Prolog steps shared by the application and the integration tests: mesh, partition, ghosts. */
+#ifndef HYDRO_SETUP_H
+#define HYDRO_SETUP_H
+
+#include <stddef.h>
+#include <mpi.h>
+
+#include "cartesian.h"
+#include "deck.h"
+#include "listing.h"
+#include "mesh.h"
+#include "timers.h"
+
+void setup_box(const struct config *cfg, struct box *b);
+
+/* Collective: source (generator or Gmsh file), partition, ghost layers. Returns the local
+ * mesh, or NULL on every rank with the message in err where it is known (rank 0 for input
+ * files, the rank holding an invalid cell otherwise; err[0] = 0 elsewhere). Timers and
+ * listing may be NULL. */
+struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *tm, struct listing *lst, char *err,
+                        size_t errlen);
+
+#endif

@@ -1,0 +1,53 @@
+/* Named wall-clock timers and their tables (see timers.h). */
+#include "timers.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "comm.h"
+
+static const char *const names[] = {
+#define X(id, name, help) name,
+    TIMER_LIST(X)
+#undef X
+};
+
+double timers_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void timers_init(struct timers *t) { memset(t, 0, sizeof *t); }
+
+void timers_start(struct timers *t, enum timer_id id) { t->start[id] = timers_now(); }
+
+void timers_stop(struct timers *t, enum timer_id id)
+{
+    t->total[id] += timers_now() - t->start[id];
+    t->calls[id]++;
+}
+
+const char *timer_name(enum timer_id id) { return names[id]; }
+
+void timers_print_local(const struct timers *t, struct listing *l)
+{
+    listing_printf(l, "Timers", "Rank %d timers:", l->rank);
+    listing_printf(l, "Timers", "  %-10s %14s %10s", "timer", "seconds", "calls");
+    for (int i = 0; i < TIMER_COUNT; i++)
+        listing_printf(l, "Timers", "  %-10s %14.6f %10ld", names[i], t->total[i], t->calls[i]);
+}
+
+void timers_print_global(const struct timers *t, MPI_Comm comm, struct listing *l)
+{
+    struct stats st[TIMER_COUNT];
+    comm_stats(comm, t->total, TIMER_COUNT, st);
+    if (!l)
+        return;
+    listing_printf(l, "Timers", "Timers over %d ranks (seconds):", comm_size(comm));
+    listing_printf(l, "Timers", "  %-10s %12s %5s %12s %12s %5s", "timer", "min", "rank", "avg", "max", "rank");
+    for (int i = 0; i < TIMER_COUNT; i++)
+        listing_printf(l, "Timers", "  %-10s %12.6f %5d %12.6f %12.6f %5d", names[i], st[i].min, st[i].rank_min,
+                       st[i].avg, st[i].max, st[i].rank_max);
+}

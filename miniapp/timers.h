@@ -1,0 +1,44 @@
+/* Named wall-clock timers (an enum plus a name table), per-rank and cross-rank tables. */
+#ifndef HYDRO_TIMERS_H
+#define HYDRO_TIMERS_H
+
+#include <mpi.h>
+
+#include "listing.h"
+
+/* Nested timers are allowed (loop contains sync); each accumulates its own time. */
+#define TIMER_LIST(X)                                                                     \
+    X(TIMER_INIT, "init", "prolog: everything before the time loop")                      \
+    X(TIMER_MESH, "mesh", "generate or read the mesh")                                    \
+    X(TIMER_PARTITION, "partition", "partition (METIS or blocks) and scatter owned cells") \
+    X(TIMER_GHOSTS, "ghosts", "ghost layers, local numbering, faces")                     \
+    X(TIMER_PLANS, "plans", "build synchronisation plans and persistent requests")       \
+    X(TIMER_LOOP, "loop", "time loop")                                                    \
+    X(TIMER_SYNC, "sync", "ghost synchronisations (start to finish)")                    \
+    X(TIMER_VERIFY, "verify", "sync_only: check ghost values")
+
+enum timer_id {
+#define X(id, name, help) id,
+    TIMER_LIST(X)
+#undef X
+        TIMER_COUNT
+};
+
+struct timers {
+    double start[TIMER_COUNT];
+    double total[TIMER_COUNT];
+    long calls[TIMER_COUNT];
+};
+
+double timers_now(void); /* monotonic wall clock, seconds */
+void timers_init(struct timers *t);
+void timers_start(struct timers *t, enum timer_id id);
+void timers_stop(struct timers *t, enum timer_id id);
+const char *timer_name(enum timer_id id);
+
+/* This rank's table, into its own listing. */
+void timers_print_local(const struct timers *t, struct listing *l);
+/* Collective: min/avg/max across ranks (and where), printed into l unless it is NULL. */
+void timers_print_global(const struct timers *t, MPI_Comm comm, struct listing *l);
+
+#endif
