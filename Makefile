@@ -43,7 +43,7 @@ $(BUILD)/hydro: $(BUILD)/miniapp/main.o $(BUILD)/libhydro.a
 $(BUILD)/libhydro.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(BUILD)/version.h
+$(BUILD)/%.o: %.c | $(BUILD)/version.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 

@@ -85,6 +85,7 @@ struct parse_ctx {
     char *err;
     size_t errlen;
     int failed;
+    int fail_line; /* deck line of the recorded error, 0 when not from a deck line */
     bool check_files;
 };
 
@@ -234,6 +235,7 @@ static char *reader(char *str, int num, void *stream)
     if (len && s[len - 1] == '\r')
         len--;
     if (len + 2 > (size_t)num) {
+        c->fail_line = c->line;
         fail(c, "%s:%d: line longer than %d characters", c->path, c->line, num - 2);
         return NULL;
     }
@@ -254,6 +256,7 @@ static char *reader(char *str, int num, void *stream)
             memcpy(name, str + 1, n);
             name[n] = '\0';
             if (!known_section(name)) {
+                c->fail_line = c->line;
                 char list[256] = "";
                 for (int i = 0; deck_sections[i]; i++) {
                     if (i)
@@ -274,6 +277,7 @@ static int handler(void *user, const char *section, const char *name, const char
     struct parse_ctx *c = user;
     if (c->failed)
         return 0;
+    c->fail_line = c->line; /* meaningful only if this call fails */
     if (!*section) {
         fail(c, "%s:%d: key '%s' outside any section", c->path, c->line, name);
         return 0;
@@ -395,9 +399,13 @@ static void validate(struct parse_ctx *c)
         double cells = (double)cfg->nx * (double)cfg->ny * (cfg->dim == 3 ? (double)cfg->nz : 1.0);
         if (cells > 4e18)
             fail_at(c, "mesh", "nx", "nx * ny * nz = %.3g cells does not fit in 64-bit ids", cells);
-        if (cfg->partitioner == PART_METIS && cells > INT32_MAX)
-            fail_at(c, "parallel", "partitioner",
-                    "metis handles at most %d cells (this mesh has %.3g): use block", INT32_MAX, cells);
+        if (cfg->partitioner == PART_METIS && cells > INT32_MAX) {
+            /* blame the partitioner if the user chose it, else the mesh size */
+            int chosen = c->origin[find_key("parallel", "partitioner")] != ORIGIN_DEFAULT;
+            fail_at(c, chosen ? "parallel" : "mesh", chosen ? "partitioner" : "nx",
+                    "metis handles at most %d cells (this mesh has %.3g): use parallel.partitioner = block", INT32_MAX,
+                    cells);
+        }
     }
 }
 
@@ -424,8 +432,10 @@ int deck_parse(const char *text, const char *path, int noverride, char *const *o
         }
     }
     int rc = ini_parse_stream(reader, &c, handler, &c);
-    if (!c.failed && rc > 0)
+    if (rc > 0 && (!c.failed || rc < c.fail_line)) { /* inih's syntax error came first */
+        c.failed = 0;
         fail(&c, "%s:%d: syntax error: expected [section] or key = value", path, rc);
+    }
     if (!c.failed && rc < 0)
         fail(&c, "%s: cannot parse (inih error %d)", path, rc);
     for (int i = 0; i < noverride && !c.failed; i++)

@@ -1,0 +1,449 @@
+/* MPI integration test of the distributed mesh: ghost layers against a brute-force serial
+ * computation, node ownership, faces, node->cells order, and ghost synchronisation.
+ * Usage: mpirun -np N mesh_mpi [section.key=value ...] (deck overrides). Rank 0 prints TAP. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cartesian.h"
+#include "check.h"
+#include "comm.h"
+#include "deck.h"
+#include "gmsh.h"
+#include "setup.h"
+#include "sync.h"
+#include "sync_only.h"
+#include "tap.h"
+
+/* Gather variable-length int64 arrays on rank 0: returns concatenation, counts per rank. */
+static int64_t *gather64(MPI_Comm comm, const int64_t *v, int n, int **counts_out, int **displs_out)
+{
+    int P = comm_size(comm), me = comm_rank(comm);
+    int *counts = me == 0 ? malloc(sizeof(int) * P) : NULL, *displs = me == 0 ? malloc(sizeof(int) * (P + 1)) : NULL;
+    MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm);
+    int64_t *all = NULL;
+    if (me == 0) {
+        displs[0] = 0;
+        for (int r = 0; r < P; r++)
+            displs[r + 1] = displs[r] + counts[r];
+        all = malloc(sizeof(int64_t) * (displs[P] + 1));
+    }
+    MPI_Gatherv(v, n, MPI_INT64_T, all, counts, displs, MPI_INT64_T, 0, comm);
+    *counts_out = counts;
+    *displs_out = displs;
+    return all;
+}
+
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Serial global mesh with node -> cells (CSR by node gid). */
+struct global {
+    struct cellset cs;
+    int64_t nnodes;
+    int64_t *nc_off, *nc; /* cells of node, ascending */
+};
+
+static void global_build(const struct config *cfg, struct global *g)
+{
+    char err[512];
+    cellset_init(&g->cs, (int)cfg->dim);
+    if (cfg->mesh_kind == MESH_GMSH) {
+        if (gmsh_read(cfg->mesh_file, (int)cfg->dim, &g->cs, err, sizeof err))
+            hydro_fatal(MPI_COMM_WORLD, 1, "%s", err);
+    } else {
+        struct box b;
+        setup_box(cfg, &b);
+        int64_t lo[3] = {0, 0, 0};
+        cartesian_generate(&b, lo, b.n, &g->cs);
+    }
+    cellset_sort(&g->cs);
+    int nv = g->cs.el->nnodes;
+    int64_t maxn = 0;
+    for (int64_t i = 0; i < g->cs.ncells * nv; i++)
+        if (g->cs.nodes[i] + 1 > maxn)
+            maxn = g->cs.nodes[i] + 1;
+    g->nnodes = maxn;
+    g->nc_off = calloc((size_t)maxn + 1, sizeof *g->nc_off);
+    for (int64_t i = 0; i < g->cs.ncells * nv; i++)
+        g->nc_off[g->cs.nodes[i] + 1]++;
+    for (int64_t i = 0; i < maxn; i++)
+        g->nc_off[i + 1] += g->nc_off[i];
+    g->nc = malloc(sizeof *g->nc * (size_t)(g->nc_off[maxn] + 1));
+    int64_t *fill = malloc(sizeof *fill * (size_t)(maxn + 1));
+    memcpy(fill, g->nc_off, sizeof *fill * (size_t)maxn);
+    for (int64_t c = 0; c < g->cs.ncells; c++) /* cells ascending: lists come out sorted */
+        for (int k = 0; k < nv; k++)
+            g->nc[fill[g->cs.nodes[c * nv + k]]++] = c;
+    free(fill);
+}
+
+static void global_free(struct global *g)
+{
+    cellset_free(&g->cs);
+    free(g->nc_off);
+    free(g->nc);
+}
+
+int main(int argc, char **argv)
+{
+    comm_init(&argc, &argv);
+    MPI_Comm comm = MPI_COMM_WORLD;
+    int me = comm_rank(comm), P = comm_size(comm);
+    struct tap t = {.quiet = me != 0};
+    struct config cfg;
+    char err[1024];
+    if (deck_parse("", "(test)", argc - 1, argv + 1, true, &cfg, err, sizeof err))
+        hydro_fatal(comm, 2, "%s", err);
+    const char *desc = argc > 1 ? argv[1] : "defaults";
+    if (me == 0) {
+        printf("# mesh_mpi on %d ranks:", P);
+        for (int i = 1; i < argc; i++)
+            printf(" %s", argv[i]);
+        printf("\n");
+    }
+
+    struct mesh *m = setup_mesh(comm, &cfg, NULL, NULL, err, sizeof err);
+    if (!m)
+        hydro_fatal(comm, 1, "setup_mesh failed: %s", err);
+    const struct element *el = m->el;
+    const int nv = el->nnodes, nf = el->nfaces, L = m->nlayers;
+
+    /* ---------- gather owned cells and ghosts (gid, layer, owner) ---------- */
+    int *cnt, *dsp;
+    int64_t *owned_all = gather64(comm, m->cell_gid, m->ncells_owned, &cnt, &dsp);
+    int nghost = m->ncells - m->ncells_owned;
+    int64_t *gh = malloc(sizeof *gh * (size_t)(3 * nghost + 1));
+    for (int l = 1; l <= L; l++)
+        for (int32_t c = m->cell_layer_start[l]; c < m->cell_layer_start[l + 1]; c++) {
+            int32_t i = c - m->ncells_owned;
+            gh[3 * i] = m->cell_gid[c];
+            gh[3 * i + 1] = l;
+            gh[3 * i + 2] = m->cell_owner[c];
+        }
+    int *gcnt, *gdsp;
+    int64_t *ghost_all = gather64(comm, gh, 3 * nghost, &gcnt, &gdsp);
+    free(gh);
+
+    /* local nodes: (gid, owner, layer, x, y, z as bits) */
+    int64_t *nd = malloc(sizeof *nd * (size_t)(6 * m->nnodes + 1));
+    for (int32_t i = 0; i < m->nnodes; i++) {
+        int layer = 0;
+        while (layer < L && i >= m->node_layer_start[layer + 1])
+            layer++;
+        nd[6 * i] = m->node_gid[i];
+        nd[6 * i + 1] = m->node_owner[i];
+        nd[6 * i + 2] = layer;
+        memcpy(&nd[6 * i + 3], &m->node_xyz[3 * i], 3 * sizeof(double));
+    }
+    int *ncnt, *ndsp;
+    int64_t *node_all = gather64(comm, nd, 6 * m->nnodes, &ncnt, &ndsp);
+    free(nd);
+
+    /* local faces: (gid, sorted node gids x4, kind, tag) */
+    int64_t *fd = malloc(sizeof *fd * (size_t)(7 * m->nfaces + 1));
+    for (int32_t f = 0; f < m->nfaces; f++) {
+        int32_t c = m->face_cells[2 * f];
+        int64_t ng[MAX_CELL_NODES];
+        for (int k = 0; k < nv; k++)
+            ng[k] = m->node_gid[m->cell_nodes[c * nv + k]];
+        fd[7 * f] = m->face_gid[f];
+        element_face_key(el, ng, m->face_side[2 * f], &fd[7 * f + 1]);
+        fd[7 * f + 5] = m->face_cells[2 * f + 1] >= 0 ? 0 : m->face_cells[2 * f + 1];
+        fd[7 * f + 6] = m->face_tag[f];
+    }
+    int *fcnt, *fdsp;
+    int64_t *face_all = gather64(comm, fd, 7 * m->nfaces, &fcnt, &fdsp);
+    free(fd);
+
+    /* ---------- local checks on every rank ---------- */
+    int bad_nc = 0, bad_order = 0, bad_faces = 0, bad_cf = 0;
+    for (int32_t i = 0; i < m->nnodes; i++)
+        for (int32_t k = m->node_cell_off[i] + 1; k < m->node_cell_off[i + 1]; k++)
+            bad_order += m->cell_gid[m->node_cells[k - 1]] >= m->cell_gid[m->node_cells[k]];
+    for (int32_t c = 0; c < m->ncells; c++)
+        for (int k = 0; k < nv; k++) {
+            int32_t n = m->cell_nodes[c * nv + k], found = 0;
+            for (int32_t j = m->node_cell_off[n]; j < m->node_cell_off[n + 1]; j++)
+                found |= m->node_cells[j] == c;
+            bad_nc += !found;
+        }
+    for (int32_t c = 0; c < m->ncells; c++)
+        for (int f = 0; f < nf; f++) {
+            int32_t face = m->cell_faces[c * nf + f];
+            int side = m->face_cells[2 * face] == c ? 0 : m->face_cells[2 * face + 1] == c ? 1 : -1;
+            bad_cf += side < 0 || m->face_side[2 * face + side] != f;
+            /* owned cells and inner layers never see a cut face */
+            if (c < m->cell_layer_start[L] && m->face_cells[2 * face + 1] == FACE_CUT)
+                bad_faces++;
+        }
+    for (int32_t f = 0; f < m->nfaces; f++) {
+        int32_t a = m->face_cells[2 * f], b = m->face_cells[2 * f + 1];
+        if (b >= 0 && m->cell_gid[a] >= m->cell_gid[b])
+            bad_faces++;
+        if (b == FACE_BOUNDARY && m->face_tag[f] != m->cell_face_tag[a * nf + m->face_side[2 * f]])
+            bad_faces++;
+    }
+    int bad_local[4] = {bad_nc, bad_order, bad_faces, bad_cf}, bad_sum[4];
+    MPI_Reduce(bad_local, bad_sum, 4, MPI_INT, MPI_SUM, 0, comm);
+    if (me == 0) {
+        tap_ok(&t, bad_sum[0] == 0, "%s: node_cells holds every local cell of each node (%d missing)", desc, bad_sum[0]);
+        tap_ok(&t, bad_sum[1] == 0, "%s: node_cells lists are in ascending cell gid (%d out of order)", desc,
+               bad_sum[1]);
+        tap_ok(&t, bad_sum[2] == 0, "%s: faces: smaller gid first, tags from cells, no cut face below the last layer "
+               "(%d bad)", desc, bad_sum[2]);
+        tap_ok(&t, bad_sum[3] == 0, "%s: cell_faces and face_side agree (%d bad)", desc, bad_sum[3]);
+    }
+
+    /* ---------- brute force on rank 0 ---------- */
+    if (me == 0) {
+        struct global g;
+        global_build(&cfg, &g);
+        int64_t N = g.cs.ncells;
+        int64_t *owner = malloc(sizeof *owner * (size_t)N);
+        for (int64_t c = 0; c < N; c++)
+            owner[c] = -1;
+        int dup = 0, range = 0;
+        for (int r = 0; r < P; r++)
+            for (int i = dsp[r]; i < dsp[r + 1]; i++) {
+                int64_t c = owned_all[i];
+                if (c < 0 || c >= N) {
+                    range++;
+                    continue;
+                }
+                dup += owner[c] >= 0;
+                owner[c] = r;
+            }
+        int64_t unowned = 0;
+        for (int64_t c = 0; c < N; c++)
+            unowned += owner[c] < 0;
+        tap_ok(&t, !dup && !range && !unowned, "%s: owned cells partition the %lld cells (dup %d, out of range %d, "
+               "unowned %lld)", desc, (long long)N, dup, range, (long long)unowned);
+
+        /* layers by breadth-first search through shared nodes */
+        int *layer = malloc(sizeof *layer * (size_t)N);
+        int64_t *front = malloc(sizeof *front * (size_t)N), *next = malloc(sizeof *next * (size_t)N);
+        int layer_errors = 0, owner_errors = 0;
+        int64_t total_ghosts = 0;
+        for (int r = 0; r < P; r++) {
+            for (int64_t c = 0; c < N; c++)
+                layer[c] = -1;
+            int64_t nfront = 0;
+            for (int i = dsp[r]; i < dsp[r + 1]; i++) {
+                layer[owned_all[i]] = 0;
+                front[nfront++] = owned_all[i];
+            }
+            for (int l = 1; l <= L; l++) {
+                int64_t nnext = 0;
+                for (int64_t i = 0; i < nfront; i++)
+                    for (int k = 0; k < nv; k++) {
+                        int64_t node = g.cs.nodes[front[i] * nv + k];
+                        for (int64_t j = g.nc_off[node]; j < g.nc_off[node + 1]; j++)
+                            if (layer[g.nc[j]] < 0) {
+                                layer[g.nc[j]] = l;
+                                next[nnext++] = g.nc[j];
+                            }
+                    }
+                int64_t *tmp = front;
+                front = next;
+                next = tmp;
+                nfront = nnext;
+            }
+            /* compare with what rank r built */
+            int64_t expected = 0;
+            for (int64_t c = 0; c < N; c++)
+                expected += layer[c] > 0;
+            int64_t got = (gdsp[r + 1] - gdsp[r]) / 3;
+            total_ghosts += got;
+            if (got != expected)
+                layer_errors++;
+            for (int i = gdsp[r]; i < gdsp[r + 1]; i += 3) {
+                int64_t c = ghost_all[i];
+                if (c < 0 || c >= N || layer[c] != ghost_all[i + 1]) {
+                    layer_errors++;
+                    continue;
+                }
+                layer[c] = -2; /* seen once */
+                owner_errors += owner[c] != ghost_all[i + 2];
+            }
+        }
+        tap_ok(&t, layer_errors == 0, "%s: ghost layers 1..%d of every rank equal the brute-force layers (%lld ghosts, "
+               "%d errors)", desc, L, (long long)total_ghosts, layer_errors);
+        tap_ok(&t, owner_errors == 0, "%s: every ghost cell names its real owner (%d errors)", desc, owner_errors);
+
+        /* nodes: each local node is a node of a local cell, one owner per node, the rule */
+        int64_t *node_owner = malloc(sizeof *node_owner * (size_t)g.nnodes);
+        int node_errors = 0, owner_rule = 0, coord_errors = 0;
+        for (int64_t n = 0; n < g.nnodes; n++)
+            node_owner[n] = -1;
+        int64_t owned_nodes = 0;
+        for (int r = 0; r < P; r++)
+            for (int i = ndsp[r]; i < ndsp[r + 1]; i += 6) {
+                int64_t n = node_all[i], o = node_all[i + 1];
+                if (n < 0 || n >= g.nnodes) {
+                    node_errors++;
+                    continue;
+                }
+                /* owner: owner of the node's smallest-gid cell */
+                owner_rule += o != owner[g.nc[g.nc_off[n]]];
+                if (o == r) {
+                    owned_nodes++;
+                    node_errors += node_owner[n] >= 0;
+                    node_owner[n] = r;
+                    owner_rule += node_all[i + 2] != 0;
+                }
+                double x[3];
+                memcpy(x, &node_all[i + 3], sizeof x);
+                const double *gx = cellset_node_xyz(&g.cs, n);
+                coord_errors += !gx || memcmp(x, gx, sizeof x) != 0;
+            }
+        int64_t orphan = 0;
+        for (int64_t n = 0; n < g.nnodes; n++)
+            orphan += node_owner[n] < 0;
+        tap_ok(&t, node_errors == 0 && orphan == 0 && owned_nodes == g.nnodes,
+               "%s: every one of the %lld nodes has exactly one owner (%d duplicates, %lld orphans)", desc,
+               (long long)g.nnodes, node_errors, (long long)orphan);
+        tap_ok(&t, owner_rule == 0, "%s: node owner = owner of its smallest-gid cell, owned nodes in layer 0 (%d errors)",
+               desc, owner_rule);
+        tap_ok(&t, coord_errors == 0, "%s: local node coordinates equal the global ones bit for bit (%d errors)", desc,
+               coord_errors);
+
+        /* faces: gid <-> node key one to one across ranks; count = serial count */
+        int64_t nrec = fdsp[P] / 7;
+        struct frec {
+            int64_t gid, key[4], kind, tag;
+        } *fr = malloc(sizeof *fr * (size_t)(nrec + 1));
+        for (int64_t i = 0; i < nrec; i++)
+            memcpy(&fr[i], &face_all[7 * i], sizeof fr[i]);
+        int face_errors = 0;
+        qsort(fr, (size_t)nrec, sizeof *fr, cmp64); /* by gid (first member) */
+        int64_t distinct = 0, boundary = 0;
+        for (int64_t i = 0; i < nrec; i++) {
+            if (i > 0 && fr[i].gid == fr[i - 1].gid) {
+                face_errors += memcmp(fr[i].key, fr[i - 1].key, sizeof fr[i].key) != 0;
+                face_errors += fr[i].kind != FACE_CUT && fr[i - 1].kind != FACE_CUT && fr[i].kind != fr[i - 1].kind;
+                continue;
+            }
+            distinct++;
+            boundary += fr[i].kind == FACE_BOUNDARY;
+        }
+        /* serial faces: sort all cell-face keys */
+        int64_t nkeys = N * nf;
+        int64_t(*keys)[4] = malloc(sizeof *keys * (size_t)nkeys);
+        for (int64_t c = 0; c < N; c++)
+            for (int f = 0; f < nf; f++)
+                element_face_key(el, g.cs.nodes + c * nv, f, keys[c * nf + f]);
+        int cmpkey(const void *a, const void *b);
+        qsort(keys, (size_t)nkeys, sizeof *keys, cmpkey);
+        int64_t serial_faces = 0, serial_boundary = 0;
+        for (int64_t i = 0; i < nkeys; i++) {
+            int same_prev = i > 0 && !memcmp(keys[i], keys[i - 1], sizeof keys[i]);
+            int same_next = i + 1 < nkeys && !memcmp(keys[i], keys[i + 1], sizeof keys[i]);
+            serial_faces += !same_prev;
+            serial_boundary += !same_prev && !same_next;
+        }
+        tap_ok(&t, face_errors == 0 && distinct == serial_faces,
+               "%s: face global ids are one to one with faces across ranks (%lld ids, %lld faces, %d errors)", desc,
+               (long long)distinct, (long long)serial_faces, face_errors);
+        tap_ok(&t, boundary <= serial_boundary, "%s: boundary faces found locally are real boundary faces (%lld of %lld)",
+               desc, (long long)boundary, (long long)serial_boundary);
+        if (P == 1) {
+            int64_t nn_cells = 0;
+            for (int64_t n = 0; n < g.nnodes; n++)
+                nn_cells += g.nc_off[n + 1] - g.nc_off[n];
+            tap_ok(&t, m->nfaces == serial_faces && boundary == serial_boundary && nn_cells == (int64_t)N * nv &&
+                       m->node_cell_off[m->nnodes] == N * nv,
+                   "%s: one rank: %d faces (%lld boundary), node->cells holds %d entries", desc, m->nfaces,
+                   (long long)boundary, m->node_cell_off[m->nnodes]);
+            if (cfg.mesh_kind == MESH_CARTESIAN) {
+                int64_t nx = cfg.nx, ny = cfg.ny, nz = cfg.dim == 3 ? cfg.nz : 1;
+                int64_t want = cfg.dim == 3 ? (nx + 1) * ny * nz + nx * (ny + 1) * nz + nx * ny * (nz + 1)
+                                            : (nx + 1) * ny + nx * (ny + 1);
+                int64_t want_b = cfg.dim == 3 ? 2 * (nx * ny + ny * nz + nx * nz) : 2 * (nx + ny);
+                tap_ok(&t, serial_faces == want && serial_boundary == want_b,
+                       "%s: cartesian face counts match the formula (%lld faces, %lld boundary)", desc,
+                       (long long)want, (long long)want_b);
+            }
+        }
+        free(keys);
+        free(fr);
+        free(node_owner);
+        free(layer);
+        free(front);
+        free(next);
+        free(owner);
+        global_free(&g);
+    }
+    free(owned_all);
+    free(ghost_all);
+    free(node_all);
+    free(face_all);
+    free(cnt);
+    free(dsp);
+    free(gcnt);
+    free(gdsp);
+    free(ncnt);
+    free(ndsp);
+    free(fcnt);
+    free(fdsp);
+
+    /* ---------- synchronisation: cell and node, 1 and 3 components, both kinds ---------- */
+    struct sync_plan cp, np;
+    sync_plans_build(comm, m, &cp, &np);
+    struct registry reg;
+    registry_init(&reg, m->ncells, m->nnodes);
+    for (int kind = 0; kind < 2; kind++)
+        for (int ncomp = 1; ncomp <= 3; ncomp += 2)
+            for (int center = 0; center < 2; center++) {
+                char name[64];
+                snprintf(name, sizeof name, "v%d_%d_%d", kind, ncomp, center);
+                int id = registry_add(&reg, name, center == 0 ? VAR_CELL : VAR_NODE, ncomp, VAR_SYNC, "1");
+                struct var *v = &reg.v[id];
+                const int64_t *gid = center == 0 ? m->cell_gid : m->node_gid;
+                int32_t nown = center == 0 ? m->ncells_owned : m->nnodes_owned;
+                int32_t n = center == 0 ? m->ncells : m->nnodes;
+                struct sync_group *grp = sync_group_create(comm, center == 0 ? &cp : &np, &reg, &id, 1,
+                                                           kind == 0 ? SYNC_KIND_PERSISTENT : SYNC_KIND_BASIC);
+                int wrong = 0;
+                for (int cycle = 1; cycle <= 3; cycle++) { /* replayed: persistent requests reused */
+                    for (int32_t i = 0; i < n; i++)
+                        for (int c = 0; c < ncomp; c++)
+                            v->data[(size_t)i * ncomp + c] =
+                                i < nown ? sync_case_value(gid[i], id, c, cycle) : NAN;
+                    sync_start(grp);
+                    sync_finish(grp);
+                    for (int32_t i = nown; i < n; i++)
+                        for (int c = 0; c < ncomp; c++)
+                            wrong += v->data[(size_t)i * ncomp + c] != sync_case_value(gid[i], id, c, cycle);
+                }
+                sync_group_destroy(grp);
+                int total = 0;
+                MPI_Reduce(&wrong, &total, 1, MPI_INT, MPI_SUM, 0, comm);
+                if (me == 0)
+                    tap_ok(&t, total == 0, "%s: %s sync of %s variable, %d component(s): every ghost equals its owner "
+                           "(%d wrong)", desc, kind == 0 ? "persistent" : "basic", center == 0 ? "cell" : "node", ncomp,
+                           total);
+            }
+    registry_free(&reg);
+    sync_plan_free(&cp);
+    sync_plan_free(&np);
+    mesh_destroy(m);
+    int failed = 0;
+    if (me == 0)
+        failed = tap_done(&t);
+    MPI_Bcast(&failed, 1, MPI_INT, 0, comm);
+    comm_finalize();
+    return failed;
+}
+
+int cmpkey(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    for (int i = 0; i < 4; i++)
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    return 0;
+}
