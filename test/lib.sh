@@ -1,0 +1,49 @@
+# Shared helpers of the shell tests (TAP producers run by prove from the repository root).
+BUILD=${HYDRO_BUILD:-build}
+ASAN_BUILD=${HYDRO_ASAN_BUILD:-build-asan}
+MPIRUN=${HYDRO_MPIRUN:-mpirun --oversubscribe}
+HYDRO=$BUILD/hydro
+# A run that hangs is a failure, not a stuck CI job.
+TIMEOUT=${HYDRO_TEST_TIMEOUT:-120}
+tap_n=0
+tap_failed=0
+
+# ok STATUS DESCRIPTION: STATUS 0 is a pass.
+ok() {
+    tap_n=$((tap_n + 1))
+    if [ "$1" -eq 0 ]; then
+        echo "ok $tap_n - $2"
+    else
+        echo "not ok $tap_n - $2"
+        tap_failed=$((tap_failed + 1))
+    fi
+}
+
+# diag TEXT: TAP comment lines (the last 40 lines of TEXT).
+diag() { printf '%s\n' "$1" | tail -n 40 | sed 's/^/# /'; }
+
+# run_ok DESCRIPTION COMMAND...: passes when COMMAND exits 0 within the timeout.
+run_ok() {
+    desc=$1
+    shift
+    if [ "$1" = mpi ]; then # a shell function, which applies the timeout itself
+        out=$("$@" 2>&1)
+    else
+        out=$(timeout "$TIMEOUT" "$@" 2>&1)
+    fi
+    rc=$?
+    ok $rc "$desc"
+    [ $rc -eq 0 ] || diag "exit $rc: $out"
+}
+
+# mpi NP ARGS...: hydro-style MPI launch used by the tests.
+mpi() {
+    np=$1
+    shift
+    timeout "$TIMEOUT" $MPIRUN -np "$np" "$@"
+}
+
+done_testing() {
+    echo "1..$tap_n"
+    [ "$tap_failed" -eq 0 ]
+}
