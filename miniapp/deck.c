@@ -591,9 +591,16 @@ void deck_print_reference(FILE *out, bool markdown)
                 continue;
             char range[256];
             range_text(d, range, sizeof range);
-            if (markdown)
-                fprintf(out, "| `%s` | %s | `%s` | %s | %s |\n", d->name, type_name(d->type), d->def, range, d->help);
-            else
+            if (markdown) {
+                fprintf(out, "| `%s` | %s | %s%s%s | ", d->name, type_name(d->type), d->def[0] ? "`" : "",
+                        d->def[0] ? d->def : "(empty)", d->def[0] ? "`" : "");
+                for (const char *p = range; *p; p++) { /* a bare '|' would end the table cell */
+                    if (*p == '|')
+                        fputc('\\', out);
+                    fputc(*p, out);
+                }
+                fprintf(out, " | %s |\n", d->help);
+            } else
                 fprintf(out, "  %-15s %-6s default %-10s (%s)\n      %s\n", d->name, type_name(d->type),
                         d->def[0] ? d->def : "\"\"", range, d->help);
         }
