@@ -112,29 +112,19 @@ void cellset_unpack(struct cellset *s, struct buf *b)
     }
 }
 
-struct gid_idx {
-    int64_t gid, idx;
-};
-
-static int cmp_gid(const void *a, const void *b)
-{
-    int64_t x = ((const struct gid_idx *)a)->gid, y = ((const struct gid_idx *)b)->gid;
-    return (x > y) - (x < y);
-}
-
 void cellset_sort(struct cellset *s)
 {
     int nv = s->el->nnodes, nf = s->el->nfaces;
     int64_t n = s->ncells;
-    struct gid_idx *o = xmalloc((size_t)(n ? n : 1) * sizeof *o);
+    struct key_idx *o = xmalloc((size_t)(n ? n : 1) * sizeof *o);
     for (int64_t i = 0; i < n; i++)
-        o[i] = (struct gid_idx){s->gid[i], i};
-    qsort(o, (size_t)n, sizeof *o, cmp_gid);
+        o[i] = (struct key_idx){s->gid[i], i};
+    qsort(o, (size_t)n, sizeof *o, key_idx_cmp);
     int64_t *gid = xmalloc((size_t)(n ? n : 1) * sizeof *gid);
     int64_t *nodes = xmalloc((size_t)(n ? n : 1) * nv * sizeof *nodes);
     int32_t *tags = xmalloc((size_t)(n ? n : 1) * nf * sizeof *tags);
     for (int64_t i = 0; i < n; i++) {
-        gid[i] = o[i].gid;
+        gid[i] = o[i].key;
         memcpy(nodes + i * nv, s->nodes + o[i].idx * nv, (size_t)nv * sizeof *nodes);
         memcpy(tags + i * nf, s->face_tag + o[i].idx * nf, (size_t)nf * sizeof *tags);
     }

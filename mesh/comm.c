@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "idmap.h"
 
 enum { TAG_EXCHANGE = 17 };
 /* Largest single MPI message of the exchange, well under INT_MAX bytes. */
@@ -156,16 +157,6 @@ void inbox_free(struct inbox *in)
     memset(in, 0, sizeof *in);
 }
 
-struct srcidx {
-    int src, idx;
-};
-
-static int cmp_src(const void *a, const void *b)
-{
-    int x = ((const struct srcidx *)a)->src, y = ((const struct srcidx *)b)->src;
-    return (x > y) - (x < y);
-}
-
 /* The counting collective at the start also separates consecutive exchanges: no rank can
  * send messages of exchange k+1 before every rank has entered it, that is finished k. */
 void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
@@ -219,15 +210,15 @@ void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
         buf_free(&out->to[r]);
 
     /* sort by source rank */
-    struct srcidx *order = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *order);
+    struct key_idx *order = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *order);
     for (int i = 0; i < nrecv; i++)
-        order[i] = (struct srcidx){src[i], i};
-    qsort(order, (size_t)nrecv, sizeof *order, cmp_src);
+        order[i] = (struct key_idx){src[i], i};
+    qsort(order, (size_t)nrecv, sizeof *order, key_idx_cmp);
     in->n = nrecv;
     in->src = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *in->src);
     in->msg = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *in->msg);
     for (int i = 0; i < nrecv; i++) {
-        in->src[i] = order[i].src;
+        in->src[i] = (int)order[i].key;
         in->msg[i] = msg[order[i].idx];
     }
     free(order);

@@ -65,3 +65,12 @@ void element_face_key(const struct element *e, const int64_t *cell_nodes, int fa
             key[j - 1] = t;
         }
 }
+
+int face_rec_cmp(const void *a, const void *b)
+{
+    const struct face_rec *x = a, *y = b;
+    for (int i = 0; i < 4; i++)
+        if (x->key[i] != y->key[i])
+            return x->key[i] < y->key[i] ? -1 : 1;
+    return (x->cell > y->cell) - (x->cell < y->cell);
+}

@@ -27,4 +27,12 @@ double element_corner_quality(const struct element *e, const double (*x)[3]);
 /* Key of a face independent of its orientation: its node ids sorted ascending, padded with -1. */
 void element_face_key(const struct element *e, const int64_t *cell_nodes, int face, int64_t key[4]);
 
+/* A face of a cell with its key, to pair faces by sorting (equal keys: the same face). */
+struct face_rec {
+    int64_t key[4];
+    int64_t cell; /* the caller's cell index (negative values are free for other uses) */
+    int32_t side; /* face index in the cell */
+};
+int face_rec_cmp(const void *a, const void *b); /* by key, then cell: for qsort */
+
 #endif

@@ -114,16 +114,6 @@ static void skip_section(struct lexer *lx, const char *name)
 /* Rest of the current line is a quoted name: skip it. */
 static void skip_line(struct lexer *lx) { lx->p = NULL; }
 
-struct tag_idx {
-    long tag, idx;
-};
-
-struct face_rec {
-    int64_t key[4];
-    int64_t cell; /* cell index, or -1 - boundary element index */
-    int face;
-};
-
 struct entity {
     long tag;
     int phys; /* first physical tag, 0 if none */
@@ -149,7 +139,7 @@ struct reader {
     /* temporaries of assemble(), here so that an error exit frees them */
     struct idmap tag2pos, tag2gid;
     char *used;
-    struct tag_idx *nt, *ct;
+    struct key_idx *nt, *ct;
     struct face_rec *fr;
 };
 
@@ -306,21 +296,6 @@ static void read_elements(struct reader *r)
 }
 
 
-static int cmp_tag(const void *a, const void *b)
-{
-    long x = ((const struct tag_idx *)a)->tag, y = ((const struct tag_idx *)b)->tag;
-    return (x > y) - (x < y);
-}
-
-
-static int cmp_face(const void *a, const void *b)
-{
-    const struct face_rec *x = a, *y = b;
-    for (int i = 0; i < 4; i++)
-        if (x->key[i] != y->key[i])
-            return x->key[i] < y->key[i] ? -1 : 1;
-    return (x->cell > y->cell) - (x->cell < y->cell);
-}
 
 /* Build the cellset from what was read; errors name the element's line. */
 static void assemble(struct reader *r, struct cellset *out)
@@ -343,15 +318,15 @@ static void assemble(struct reader *r, struct cellset *out)
             }
             used[p] = 1;
         }
-    struct tag_idx *nt = r->nt = xmalloc((size_t)(r->nnodes ? r->nnodes : 1) * sizeof *nt);
+    struct key_idx *nt = r->nt = xmalloc((size_t)(r->nnodes ? r->nnodes : 1) * sizeof *nt);
     long nused = 0;
     for (long i = 0; i < r->nnodes; i++)
         if (used[i])
-            nt[nused++] = (struct tag_idx){r->node_tag[i], i};
-    qsort(nt, (size_t)nused, sizeof *nt, cmp_tag);
+            nt[nused++] = (struct key_idx){r->node_tag[i], i};
+    qsort(nt, (size_t)nused, sizeof *nt, key_idx_cmp);
     idmap_init(&r->tag2gid, (size_t)nused);
     for (long g = 0; g < nused; g++) {
-        idmap_put(&r->tag2gid, nt[g].tag, g);
+        idmap_put(&r->tag2gid, nt[g].key, g);
         cellset_add_node(out, g, r->node_xyz + 3 * nt[g].idx);
     }
     if (r->dim == 2) /* quads live in the xy plane */
@@ -359,15 +334,15 @@ static void assemble(struct reader *r, struct cellset *out)
             out->xyz[3 * i + 2] = 0.0;
 
     /* cells in ascending element tag */
-    struct tag_idx *ct = r->ct = xmalloc((size_t)(r->ncells ? r->ncells : 1) * sizeof *ct);
+    struct key_idx *ct = r->ct = xmalloc((size_t)(r->ncells ? r->ncells : 1) * sizeof *ct);
     for (long c = 0; c < r->ncells; c++)
-        ct[c] = (struct tag_idx){r->cell_tag[c], c};
-    qsort(ct, (size_t)r->ncells, sizeof *ct, cmp_tag);
+        ct[c] = (struct key_idx){r->cell_tag[c], c};
+    qsort(ct, (size_t)r->ncells, sizeof *ct, key_idx_cmp);
     for (long g = 0; g < r->ncells; g++) {
         long c = ct[g].idx;
-        if (g > 0 && ct[g - 1].tag == ct[g].tag) {
+        if (g > 0 && ct[g - 1].key == ct[g].key) {
             lx->lineno = r->cell_line[c];
-            lex_fail(lx, "element tag %ld is defined twice", ct[g].tag);
+            lex_fail(lx, "element tag %ld is defined twice", ct[g].key);
         }
         int64_t nodes[MAX_CELL_NODES];
         double x[MAX_CELL_NODES][3];
@@ -405,7 +380,7 @@ static void assemble(struct reader *r, struct cellset *out)
         for (int f = 0; f < nf; f++) {
             element_face_key(el, out->nodes + c * nvc, f, fr[k].key);
             fr[k].cell = c;
-            fr[k++].face = f;
+            fr[k++].side = f;
         }
     for (long b = 0; b < r->nbnd; b++) {
         int64_t key[4] = {-1, -1, -1, -1};
@@ -425,9 +400,9 @@ static void assemble(struct reader *r, struct cellset *out)
             }
         memcpy(fr[k].key, key, sizeof key);
         fr[k].cell = -1 - b;
-        fr[k++].face = -1;
+        fr[k++].side = -1;
     }
-    qsort(fr, (size_t)nrec, sizeof *fr, cmp_face);
+    qsort(fr, (size_t)nrec, sizeof *fr, face_rec_cmp);
     for (int64_t i = 0; i < nrec;) {
         int64_t j = i;
         int ncell = 0, nbnd = 0;
@@ -442,7 +417,7 @@ static void assemble(struct reader *r, struct cellset *out)
         if (ncell > 2) {
             int64_t c = fr[j - 1].cell;
             lx->lineno = r->cell_line[ct[c].idx];
-            lex_fail(lx, "element %ld shares a face with %d other elements (non-conforming mesh)", ct[c].tag,
+            lex_fail(lx, "element %ld shares a face with %d other elements (non-conforming mesh)", ct[c].key,
                      ncell - 1);
         }
         if (nbnd > 0 && ncell == 0) {
@@ -453,7 +428,7 @@ static void assemble(struct reader *r, struct cellset *out)
         if (nbnd > 0 && ncell == 1) {
             long b = -1 - fr[i].cell;
             int64_t c = fr[j - 1].cell;
-            out->face_tag[c * nf + fr[j - 1].face] = r->bnd_phys[b];
+            out->face_tag[c * nf + fr[j - 1].side] = r->bnd_phys[b];
         }
         i = j;
     }

@@ -79,3 +79,11 @@ int64_t idmap_get(const struct idmap *m, int64_t key)
     }
     return -1;
 }
+
+int key_idx_cmp(const void *a, const void *b)
+{
+    const struct key_idx *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}

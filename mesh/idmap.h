@@ -18,4 +18,10 @@ int idmap_put(struct idmap *m, int64_t key, int64_t val);
 /* Value of key, or -1 when absent. */
 int64_t idmap_get(const struct idmap *m, int64_t key);
 
+/* A (key, index) pair for sorting by global id: key_idx_cmp orders by key, then index. */
+struct key_idx {
+    int64_t key, idx;
+};
+int key_idx_cmp(const void *a, const void *b);
+
 #endif

@@ -7,31 +7,6 @@
 #include "check.h"
 #include "mesh_local.h"
 
-struct key_idx {
-    int64_t key, idx;
-};
-
-static int cmp_key(const void *a, const void *b)
-{
-    int64_t x = ((const struct key_idx *)a)->key, y = ((const struct key_idx *)b)->key;
-    return (x > y) - (x < y);
-}
-
-struct face_rec {
-    int64_t key[4];
-    int32_t cell;
-    int32_t side;
-};
-
-static int cmp_face(const void *a, const void *b)
-{
-    const struct face_rec *x = a, *y = b;
-    for (int i = 0; i < 4; i++)
-        if (x->key[i] != y->key[i])
-            return x->key[i] < y->key[i] ? -1 : 1;
-    return (x->cell > y->cell) - (x->cell < y->cell);
-}
-
 static int32_t checked_i32(int64_t n, const char *what)
 {
     if (n > INT32_MAX)
@@ -89,7 +64,7 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
         struct key_idx *o = xmalloc((size_t)(b - a + 1) * sizeof *o);
         for (int64_t i = a; i < b; i++)
             o[i - a] = (struct key_idx){ghosts->gid[i], i};
-        qsort(o, (size_t)(b - a), sizeof *o, cmp_key);
+        qsort(o, (size_t)(b - a), sizeof *o, key_idx_cmp);
         for (int64_t i = 0; i < b - a; i++, pos++) {
             int64_t g = o[i].idx;
             m->cell_gid[pos] = ghosts->gid[g];
@@ -137,7 +112,7 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
         o[i] = (struct key_idx){(cls << 59) | ngid[i], i};
         nown += nowner[i] == me;
     }
-    qsort(o, (size_t)nn, sizeof *o, cmp_key);
+    qsort(o, (size_t)nn, sizeof *o, key_idx_cmp);
     m->nnodes_owned = (int32_t)nown;
     m->node_gid = xmalloc((size_t)(nn ? nn : 1) * sizeof *m->node_gid);
     m->node_owner = xmalloc((size_t)(nn ? nn : 1) * sizeof *m->node_owner);
@@ -201,10 +176,10 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
     for (int64_t c = 0; c < nc; c++)
         for (int f = 0; f < nf; f++) {
             element_face_key(el, cell_node_gid + c * nv, f, fr[c * nf + f].key);
-            fr[c * nf + f].cell = (int32_t)c;
+            fr[c * nf + f].cell = c;
             fr[c * nf + f].side = f;
         }
-    qsort(fr, (size_t)nrec, sizeof *fr, cmp_face);
+    qsort(fr, (size_t)nrec, sizeof *fr, face_rec_cmp);
     struct idmap beyond_index;
     idmap_init(&beyond_index, (size_t)beyond->ncells);
     for (int64_t i = 0; i < beyond->ncells; i++)
@@ -222,15 +197,15 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
             hydro_fatal(MPI_COMM_WORLD, EXIT_BADINPUT, "cells %lld and %lld share a face with another cell "
                         "(non-conforming mesh)", (long long)m->cell_gid[fr[i].cell],
                         (long long)m->cell_gid[fr[i + 1].cell]);
-        int32_t a = fr[i].cell; /* fr sorted by local index: a has the smaller gid within a layer... */
+        int32_t a = (int32_t)fr[i].cell;
         int sa = fr[i].side;
         int32_t b = FACE_BOUNDARY;
         int sb = -1;
         int64_t gid;
         if (j - i == 2) {
-            b = fr[i + 1].cell;
+            b = (int32_t)fr[i + 1].cell;
             sb = fr[i + 1].side;
-            if (m->cell_gid[b] < m->cell_gid[a]) { /* ... but not across layers: order by gid */
+            if (m->cell_gid[b] < m->cell_gid[a]) { /* local order is not gid order across layers */
                 int32_t t = a;
                 a = b;
                 b = t;
@@ -271,7 +246,7 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
     }
     free(fr);
     idmap_free(&beyond_index);
-    qsort(forder, (size_t)nface, sizeof *forder, cmp_key);
+    qsort(forder, (size_t)nface, sizeof *forder, key_idx_cmp);
     m->nfaces = checked_i32(nface, "faces");
     m->face_gid = xmalloc((size_t)(nface ? nface : 1) * sizeof *m->face_gid);
     m->face_cells = xmalloc((size_t)(nface ? nface : 1) * 2 * sizeof *m->face_cells);

@@ -10,20 +10,6 @@
 
 enum { METIS_SEED = 20260101 };
 
-struct face_rec {
-    int64_t key[4];
-    int64_t cell;
-};
-
-static int cmp_face(const void *a, const void *b)
-{
-    const struct face_rec *x = a, *y = b;
-    for (int i = 0; i < 4; i++)
-        if (x->key[i] != y->key[i])
-            return x->key[i] < y->key[i] ? -1 : 1;
-    return (x->cell > y->cell) - (x->cell < y->cell);
-}
-
 /* Cell dual graph in CSR (METIS's idx_t), neighbours of each cell in ascending index. */
 static void dual_graph(const struct cellset *g, idx_t **xadj_out, idx_t **adj_out)
 {
@@ -34,8 +20,9 @@ static void dual_graph(const struct cellset *g, idx_t **xadj_out, idx_t **adj_ou
         for (int f = 0; f < el->nfaces; f++) {
             element_face_key(el, g->nodes + c * el->nnodes, f, fr[c * el->nfaces + f].key);
             fr[c * el->nfaces + f].cell = c;
+            fr[c * el->nfaces + f].side = f;
         }
-    qsort(fr, (size_t)nrec, sizeof *fr, cmp_face);
+    qsort(fr, (size_t)nrec, sizeof *fr, face_rec_cmp);
     idx_t *xadj = xcalloc((size_t)n + 1, sizeof *xadj);
     for (int64_t i = 0; i + 1 < nrec; i++)
         if (!memcmp(fr[i].key, fr[i + 1].key, sizeof fr[i].key)) {
