@@ -64,12 +64,12 @@ $(BUILD)/version.h: miniapp/version.h.in FORCE
 
 tests: $(BUILD)/hydro $(TEST_BIN)
 
-# Unit tests again, under AddressSanitizer + UndefinedBehaviorSanitizer, in their own build dir.
+# Everything again under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build dir
+# (test/asan.t runs the unit tests, test/asan_mpi.t hydro and the MPI mesh test).
 asan-tests:
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-	  LDFLAGS="-fsanitize=address,undefined" \
-	  $(UNIT_SRC:test/unit/%.c=$(ASAN_BUILD)/test/%)
+	  LDFLAGS="-fsanitize=address,undefined" tests
 
 deps:
 	@missing=""; \

@@ -53,6 +53,14 @@ void comm_bcast_int(MPI_Comm comm, int *value, int root)
     MPI_CHECK(MPI_Bcast(value, 1, MPI_INT, root, comm));
 }
 
+void comm_bcast_bytes(MPI_Comm comm, void *data, size_t n, int root)
+{
+    for (size_t off = 0; off < n; off += CHUNK) {
+        size_t len = n - off < CHUNK ? n - off : CHUNK;
+        MPI_CHECK(MPI_Bcast((char *)data + off, (int)len, MPI_BYTE, root, comm));
+    }
+}
+
 long long comm_sum_ll(MPI_Comm comm, long long v)
 {
     long long r;
@@ -64,6 +72,13 @@ long long comm_max_ll(MPI_Comm comm, long long v)
 {
     long long r;
     MPI_CHECK(MPI_Allreduce(&v, &r, 1, MPI_LONG_LONG, MPI_MAX, comm));
+    return r;
+}
+
+long long comm_min_ll(MPI_Comm comm, long long v)
+{
+    long long r;
+    MPI_CHECK(MPI_Allreduce(&v, &r, 1, MPI_LONG_LONG, MPI_MIN, comm));
     return r;
 }
 

@@ -16,9 +16,12 @@ double comm_wtime(void);
  * Returns a malloc'd copy on every rank, or NULL on every rank when root had NULL. */
 char *comm_bcast_text(MPI_Comm comm, const char *text, int root);
 void comm_bcast_int(MPI_Comm comm, int *value, int root);
+/* Plain data (no pointers inside) from root to every rank. */
+void comm_bcast_bytes(MPI_Comm comm, void *data, size_t n, int root);
 
 long long comm_sum_ll(MPI_Comm comm, long long v);
 long long comm_max_ll(MPI_Comm comm, long long v);
+long long comm_min_ll(MPI_Comm comm, long long v);
 int comm_max_int(MPI_Comm comm, int v);
 
 /* Cross-rank statistics of one value: min, average, max and the ranks holding min and max. */
@@ -60,6 +63,7 @@ struct inbox {
 void outbox_init(struct outbox *o, MPI_Comm comm);
 void outbox_free(struct outbox *o);
 void inbox_free(struct inbox *in);
+/* Sends and empties every buffer of out (which can be filled again for the next exchange). */
 void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in);
 
 #endif

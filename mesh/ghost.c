@@ -1,4 +1,5 @@
 /* Ghost layers: a distributed node directory finds the cells around each node, layer by layer. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,7 +173,6 @@ static void directory_query(MPI_Comm comm, const struct directory *d, const int6
         buf_put_i64(&out.to[home(nodes[i], P)], nodes[i]);
     struct inbox in;
     comm_exchange(comm, &out, &in);
-    outbox_init(&out, comm);
     for (int i = 0; i < in.n; i++)
         while (!buf_done(&in.msg[i]))
             put_list(d, buf_get_i64(&in.msg[i]), &out.to[in.src[i]]);
@@ -194,7 +194,6 @@ static void fetch_cells(MPI_Comm comm, const struct cellset *own, const struct i
         buf_put_i64(&out.to[owners[i]], gids[i]);
     struct inbox in;
     comm_exchange(comm, &out, &in);
-    outbox_init(&out, comm);
     for (int i = 0; i < in.n; i++) {
         int64_t cnt = (int64_t)(in.msg[i].len / sizeof(int64_t));
         int64_t *idx = xmalloc((size_t)cnt * sizeof *idx);
@@ -291,20 +290,22 @@ struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, char *e
     const struct element *el = own->el;
     err[0] = '\0';
 
-    /* every cell must be valid before anything relies on its geometry */
-    int bad = 0;
-    for (int64_t c = 0; c < own->ncells && !bad; c++) {
+    /* every cell must be valid before anything relies on its geometry; rank 0 reports the
+     * smallest bad global id, so the message is the same for any partition */
+    long long bad = LLONG_MAX;
+    for (int64_t c = 0; c < own->ncells; c++) {
         double x[MAX_CELL_NODES][3];
         for (int k = 0; k < el->nnodes; k++)
             memcpy(x[k], cellset_node_xyz(own, own->nodes[c * el->nnodes + k]), sizeof x[k]);
-        if (element_corner_quality(el, (const double(*)[3])x) <= 0) {
-            snprintf(err, errlen, "cell %lld is inverted or degenerate (a corner Jacobian is not positive)",
-                     (long long)own->gid[c]);
-            bad = 1;
-        }
+        if (own->gid[c] < bad && element_corner_quality(el, (const double(*)[3])x) <= 0)
+            bad = own->gid[c];
     }
-    if (comm_max_int(comm, bad))
+    bad = comm_min_ll(comm, bad);
+    if (bad != LLONG_MAX) {
+        if (me == 0)
+            snprintf(err, errlen, "cell %lld is inverted or degenerate (a corner Jacobian is not positive)", bad);
         return NULL;
+    }
 
     cellset_sort(own);
     struct idmap own_index;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "check.h"
 #include "idmap.h"
@@ -164,6 +165,8 @@ static void read_entities(struct reader *r)
                 lex_fail(lx, "negative number of physical tags");
             for (long k = 0; k < np; k++) {
                 long ph = need_long(lx, "physical tag");
+                if (ph < -INT32_MAX || ph > INT32_MAX)
+                    lex_fail(lx, "physical tag %ld out of range", ph);
                 if (k == 0)
                     r->ent[d][i].phys = (int)(ph < 0 ? -ph : ph);
             }
@@ -469,6 +472,13 @@ int gmsh_read(const char *path, int dim, struct cellset *out, char *err, size_t 
     r->lx.f = fopen(path, "r");
     if (!r->lx.f) {
         snprintf(err, errlen, "%s: cannot open mesh: %s", path, strerror(errno));
+        free(r);
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(r->lx.f), &st) || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        fclose(r->lx.f);
         free(r);
         return -1;
     }

@@ -147,6 +147,7 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
     idmap_free(&node_local);
 
     /* ---- node -> cells, each list in ascending cell gid ---- */
+    checked_i32(nc * nv, "cell-node pairs");
     m->node_cell_off = xcalloc((size_t)nn + 1, sizeof *m->node_cell_off);
     for (int64_t i = 0; i < nc * nv; i++)
         m->node_cell_off[m->cell_nodes[i] + 1]++;

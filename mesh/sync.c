@@ -1,6 +1,7 @@
 /* Ghost synchronisation plans and groups (see sync.h). */
 #include "sync.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,11 +166,22 @@ struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, stru
         g->vars[v] = vars[v];
         g->width += reg->v[vars[v]].ncomp;
     }
+    /* MPI counts are int: one message holds at most INT_MAX doubles */
+    size_t most = 0;
+    for (int i = 0; i < plan->nsend; i++)
+        if ((size_t)(plan->send_off[i + 1] - plan->send_off[i]) > most)
+            most = (size_t)(plan->send_off[i + 1] - plan->send_off[i]);
+    for (int i = 0; i < plan->nrecv; i++)
+        if ((size_t)(plan->recv_off[i + 1] - plan->recv_off[i]) > most)
+            most = (size_t)(plan->recv_off[i + 1] - plan->recv_off[i]);
+    if (most * (size_t)g->width > INT_MAX)
+        hydro_fatal(comm, EXIT_BADINPUT, "a synchronisation of %d doubles per item over %zu items exceeds MPI's "
+                    "count limit: synchronise fewer variables together or use more ranks", g->width, most);
     g->kind = kind;
     g->tag = TAG_BASE + plan->next_tag % TAG_SPAN;
     plan->next_tag += 2;
-    g->sendbuf = xmalloc((size_t)(plan->send_off[plan->nsend] * g->width + 1) * sizeof *g->sendbuf);
-    g->recvbuf = xmalloc((size_t)(plan->recv_off[plan->nrecv] * g->width + 1) * sizeof *g->recvbuf);
+    g->sendbuf = xmalloc(((size_t)plan->send_off[plan->nsend] * (size_t)g->width + 1) * sizeof *g->sendbuf);
+    g->recvbuf = xmalloc(((size_t)plan->recv_off[plan->nrecv] * (size_t)g->width + 1) * sizeof *g->recvbuf);
     g->req = xmalloc((size_t)(plan->nsend + plan->nrecv + 1) * sizeof *g->req);
     if (kind == SYNC_KIND_PERSISTENT) {
         for (int i = 0; i < plan->nrecv; i++)

@@ -7,6 +7,8 @@
 #include <stdio.h>
 
 #define DECK_STRING_MAX 256
+#define DECK_LINE_MAX 198 /* longest line libinih reads (its INI_MAX_LINE is 200) */
+#define DECK_FILE_MAX (1L << 20)
 
 enum mesh_kind { MESH_CARTESIAN, MESH_GMSH };
 enum case_name { CASE_SYNC_ONLY };

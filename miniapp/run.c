@@ -38,7 +38,7 @@ static void usage(FILE *out)
 _Noreturn void run_exit_collective(struct run *run, int status, const char *msg)
 {
     if (msg && msg[0]) {
-        fprintf(stderr, "hydro: %s\n", msg);
+        fprintf(stderr, "%s\n", msg);
         fflush(stderr);
     }
     fflush(stdout);
@@ -82,15 +82,15 @@ struct run *run_create(MPI_Comm comm, int argc, char **argv, double t_start)
     }
     if (argc <= first || argv[first][0] == '-') {
         if (argc > first)
-            snprintf(msg, sizeof msg, "unknown option '%s' (see hydro --help)", argv[first]);
+            snprintf(msg, sizeof msg, "hydro: unknown option '%s' (see hydro --help)", argv[first]);
         else
-            snprintf(msg, sizeof msg, "no deck given (usage: mpirun -np N hydro DECK [section.key=value ...])");
+            snprintf(msg, sizeof msg, "hydro: no deck given (usage: mpirun -np N hydro DECK [section.key=value ...])");
         run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? msg : NULL);
     }
     run->deck_path = xmalloc(strlen(argv[first]) + 1);
     strcpy(run->deck_path, argv[first]);
 
-    /* rank 0 reads and validates; the others parse the resolved text it sends */
+    /* rank 0 reads and validates; the others receive the result (the same bytes) */
     char *resolved = NULL;
     if (run->rank == 0) {
         char *text = deck_read_file(run->deck_path, msg, sizeof msg);
@@ -103,8 +103,7 @@ struct run *run_create(MPI_Comm comm, int argc, char **argv, double t_start)
     free(resolved);
     if (!run->deck_text)
         run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? msg : NULL);
-    if (run->rank != 0 && deck_parse(run->deck_text, "(resolved deck)", 0, NULL, false, &run->cfg, msg, sizeof msg))
-        hydro_fatal(comm, EXIT_RUNTIME, "internal error: resolved deck does not parse: %s", msg);
+    comm_bcast_bytes(comm, &run->cfg, sizeof run->cfg, 0);
 
     if (mode == CHECK) {
         if (run->rank == 0)

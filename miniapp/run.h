@@ -35,8 +35,8 @@ struct run {
 struct run *run_create(MPI_Comm comm, int argc, char **argv, double t_start);
 void run_destroy(struct run *run);
 
-/* Message from rank 0 only (or from this rank when only it knows), then exit with status on
- * every rank without MPI_Abort: for errors all ranks detected together. */
+/* Print msg (when not NULL or empty) on stderr as it is, then exit with status on every rank
+ * without MPI_Abort: for errors all ranks know of together; only one rank passes the message. */
 _Noreturn void run_exit_collective(struct run *run, int status, const char *msg);
 
 #endif

@@ -187,8 +187,24 @@ int main(int argc, char **argv)
         if (b == FACE_BOUNDARY && m->face_tag[f] != m->cell_face_tag[a * nf + m->face_side[2 * f]])
             bad_faces++;
     }
-    int bad_local[4] = {bad_nc, bad_order, bad_faces, bad_cf}, bad_sum[4];
-    MPI_Reduce(bad_local, bad_sum, 4, MPI_INT, MPI_SUM, 0, comm);
+    /* numbering: each cell layer ascending; owned nodes, then each node layer, ascending */
+    int bad_numbering = 0;
+    for (int l = 0; l <= L; l++)
+        for (int32_t c = m->cell_layer_start[l] + 1; c < m->cell_layer_start[l + 1]; c++)
+            bad_numbering += m->cell_gid[c - 1] >= m->cell_gid[c];
+    bad_numbering += m->cell_layer_start[0] != 0 || m->cell_layer_start[1] != m->ncells_owned ||
+                     m->cell_layer_start[L + 1] != m->ncells;
+    for (int32_t i = 1; i < m->nnodes; i++) {
+        int starts_class = i == m->nnodes_owned;
+        for (int l = 1; l <= L; l++)
+            starts_class |= i == m->node_layer_start[l];
+        if (!starts_class)
+            bad_numbering += m->node_gid[i - 1] >= m->node_gid[i];
+    }
+    for (int32_t i = 0; i < m->nnodes; i++)
+        bad_numbering += (i < m->nnodes_owned) != (m->node_owner[i] == me);
+    int bad_local[5] = {bad_nc, bad_order, bad_faces, bad_cf, bad_numbering}, bad_sum[5];
+    MPI_Reduce(bad_local, bad_sum, 5, MPI_INT, MPI_SUM, 0, comm);
     if (me == 0) {
         tap_ok(&t, bad_sum[0] == 0, "%s: node_cells holds every local cell of each node (%d missing)", desc, bad_sum[0]);
         tap_ok(&t, bad_sum[1] == 0, "%s: node_cells lists are in ascending cell gid (%d out of order)", desc,
@@ -196,6 +212,8 @@ int main(int argc, char **argv)
         tap_ok(&t, bad_sum[2] == 0, "%s: faces: smaller gid first, tags from cells, no cut face below the last layer "
                "(%d bad)", desc, bad_sum[2]);
         tap_ok(&t, bad_sum[3] == 0, "%s: cell_faces and face_side agree (%d bad)", desc, bad_sum[3]);
+        tap_ok(&t, bad_sum[4] == 0, "%s: owned cells then layers, owned nodes then node layers, each in ascending "
+               "gid (%d out of order)", desc, bad_sum[4]);
     }
 
     /* ---------- brute force on rank 0 ---------- */
@@ -348,7 +366,7 @@ int main(int argc, char **argv)
         tap_ok(&t, face_errors == 0 && distinct == serial_faces,
                "%s: face global ids are one to one with faces across ranks (%lld ids, %lld faces, %d errors)", desc,
                (long long)distinct, (long long)serial_faces, face_errors);
-        tap_ok(&t, boundary <= serial_boundary, "%s: boundary faces found locally are real boundary faces (%lld of %lld)",
+        tap_ok(&t, boundary == serial_boundary, "%s: the ranks' boundary faces are exactly the mesh's (%lld of %lld)",
                desc, (long long)boundary, (long long)serial_boundary);
         if (P == 1) {
             int64_t nn_cells = 0;

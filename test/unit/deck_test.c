@@ -49,7 +49,8 @@ int main(void)
     expect_deck("[mesh]\nlx = nan\n", "d.ini:2: mesh.lx: 'nan' is not a finite number", "double: nan");
     expect_deck("[mesh]\nlx = 1e999\n", "d.ini:2: mesh.lx: '1e999' is not a finite number", "double: overflow");
     expect_deck("[mesh]\nlx = -1\n", "d.ini:2: mesh.lx: -1 is out of range [1e-30, 1e+30]", "double: below min");
-    expect_deck("[mesh]\nperturb = 0.5\n", "d.ini:2: mesh.perturb: 0.5 is out of range [0, 0.4]", "double: above max");
+    expect_deck("[mesh]\nperturb = 0.35\n", "d.ini:2: mesh.perturb: 0.35 is out of range [0, 0.3]", "double: above max");
+    expect_deck("[mesh]\nlx = 1e-400\n", "d.ini:2: mesh.lx: '1e-400' is out of the range of a double", "double: underflow");
     expect_deck("[mesh]\nkind = cube\n", "d.ini:2: mesh.kind: 'cube' is not one of: cartesian | gmsh", "enum: unknown");
     expect_deck("[mesh]\nkind = Cartesian\n", "d.ini:2: mesh.kind: 'Cartesian' is not one of: cartesian | gmsh",
                 "enum: case matters");
@@ -76,6 +77,22 @@ int main(void)
     expect_deck("[mesh]\nnx 3\n", "d.ini:2: syntax error: expected [section] or key = value", "syntax: no '='");
     expect_deck("[mesh\nnx = 3\n", "d.ini:1: syntax error: expected [section] or key = value", "syntax: open section");
     expect_deck("[mesh]\nnx = abc\nny = 0\n", "d.ini:2: mesh.nx: 'abc' is not an integer", "first error wins");
+    {
+        char long_comment[600] = "; ";
+        memset(long_comment + 2, 'c', 400);
+        strcpy(long_comment + 402, "\n[mesh]\nnx = 3\n");
+        expect_deck(long_comment, NULL, "a comment line of any length");
+    }
+    char *ov_hash[] = {"mesh.file=a #b.msh"};
+    expect("", 1, ov_hash, "command line: mesh.file: 'a #b.msh' contains a comment marker (' #')",
+           "string: comment marker refused (would not read back)");
+    {
+        char long_path[400] = "mesh.file=/";
+        memset(long_path + 11, 'p', 200);
+        char *ov_long[] = {long_path};
+        expect("", 1, ov_long, "command line: mesh.file: value longer than 191 characters",
+               "string: longer than a deck line refused (would not read back)");
+    }
     expect_deck("; comment\n# comment\n[mesh]   ; trailing\n  nx = 7   # inline\n\tny = 3 ; inline\n", NULL,
                 "comments and indentation");
     deck_parse("[mesh]\n  nx = 7   # inline\n\tny = 3 ; inline\r\n", "d.ini", 0, NULL, true, &cfg, err, sizeof err);
