@@ -6,12 +6,13 @@ box3="mesh.dim=3 mesh.nx=12 mesh.ny=7 mesh.nz=5"
 box2="mesh.dim=2 mesh.nx=21 mesh.ny=13"
 for np in 1 2 3 4; do
     for layers in 1 2 3; do
-        run_ok "np=$np 3D metis layers=$layers" mpi $np "$BUILD/test/mesh_mpi" $box3 parallel.ghost_layers=$layers
-        run_ok "np=$np 2D metis layers=$layers" mpi $np "$BUILD/test/mesh_mpi" $box2 parallel.ghost_layers=$layers
+        for part in metis block; do
+            run_ok "np=$np 3D $part layers=$layers" mpi $np "$BUILD/test/mesh_mpi" $box3 \
+                parallel.partitioner=$part parallel.ghost_layers=$layers
+            run_ok "np=$np 2D $part layers=$layers" mpi $np "$BUILD/test/mesh_mpi" $box2 \
+                parallel.partitioner=$part parallel.ghost_layers=$layers
+        done
     done
-    run_ok "np=$np 3D block layers=3" mpi $np "$BUILD/test/mesh_mpi" $box3 parallel.partitioner=block
-    run_ok "np=$np 2D block layers=2" mpi $np "$BUILD/test/mesh_mpi" $box2 parallel.partitioner=block \
-        parallel.ghost_layers=2
     run_ok "np=$np 3D perturbed metis" mpi $np "$BUILD/test/mesh_mpi" $box3 mesh.perturb=0.3 mesh.seed=$np
     run_ok "np=$np 2D perturbed block layers=1" mpi $np "$BUILD/test/mesh_mpi" $box2 mesh.perturb=0.3 \
         parallel.partitioner=block parallel.ghost_layers=1
