@@ -40,10 +40,7 @@ char *comm_bcast_text(MPI_Comm comm, const char *text, int root)
     char *copy = xmalloc((size_t)len + 1);
     if (comm_rank(comm) == root)
         memcpy(copy, text, (size_t)len);
-    for (long long off = 0; off < len; off += (long long)CHUNK) {
-        long long n = len - off < (long long)CHUNK ? len - off : (long long)CHUNK;
-        MPI_CHECK(MPI_Bcast(copy + off, (int)n, MPI_CHAR, root, comm));
-    }
+    comm_bcast_bytes(comm, copy, (size_t)len, root);
     copy[len] = '\0';
     return copy;
 }

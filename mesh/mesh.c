@@ -27,18 +27,29 @@ static int face_of(const struct element *el, const int64_t *nodes, const int64_t
     return -1;
 }
 
-struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cellset *ghosts,
-                           const int64_t *layer_end, int nlayers, const struct idmap *ghost_owner,
-                           const struct nodelists *known, const struct cellset *beyond)
-{
-    const struct element *el = own->el;
-    const int nv = el->nnodes, nf = el->nfaces;
-    struct mesh *m = xcalloc(1, sizeof *m);
-    m->el = el;
-    m->nlayers = nlayers;
-    m->rank = me;
+/* Scratch arrays shared by the assembly steps, indexed by local cell. */
+struct scratch {
+    int64_t *cell_node_gid; /* [ncells][nnodes per cell] */
+    int8_t *cell_layer;     /* [ncells] */
+};
 
-    /* ---- cells: owned (already sorted), then each layer sorted by gid ---- */
+/* Copy cell idx of set to local position pos. */
+static void place_cell(struct mesh *m, struct scratch *w, int64_t pos, const struct cellset *set, int64_t idx,
+                       int32_t owner, int layer)
+{
+    const int nv = m->el->nnodes, nf = m->el->nfaces;
+    m->cell_gid[pos] = set->gid[idx];
+    m->cell_owner[pos] = owner;
+    memcpy(w->cell_node_gid + pos * nv, set->nodes + idx * nv, (size_t)nv * sizeof *w->cell_node_gid);
+    memcpy(m->cell_face_tag + pos * nf, set->face_tag + idx * nf, (size_t)nf * sizeof *m->cell_face_tag);
+    w->cell_layer[pos] = (int8_t)layer;
+}
+
+/* Cells: owned (already sorted by gid), then each ghost layer sorted by gid. */
+static void assemble_cells(struct mesh *m, struct scratch *w, const struct cellset *own, const struct cellset *ghosts,
+                           const int64_t *layer_end, const struct idmap *ghost_owner)
+{
+    const int nv = m->el->nnodes, nf = m->el->nfaces;
     int64_t nc = own->ncells + ghosts->ncells;
     m->ncells = checked_i32(nc, "cells");
     m->ncells_owned = (int32_t)own->ncells;
@@ -47,38 +58,33 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
     m->cell_nodes = xmalloc((size_t)(nc ? nc : 1) * nv * sizeof *m->cell_nodes);
     m->cell_faces = xmalloc((size_t)(nc ? nc : 1) * nf * sizeof *m->cell_faces);
     m->cell_face_tag = xmalloc((size_t)(nc ? nc : 1) * nf * sizeof *m->cell_face_tag);
-    int64_t *cell_node_gid = xmalloc((size_t)(nc ? nc : 1) * nv * sizeof *cell_node_gid);
-    int8_t *cell_layer = xmalloc((size_t)(nc ? nc : 1));
-    for (int64_t c = 0; c < own->ncells; c++) {
-        m->cell_gid[c] = own->gid[c];
-        m->cell_owner[c] = me;
-        memcpy(cell_node_gid + c * nv, own->nodes + c * nv, (size_t)nv * sizeof *cell_node_gid);
-        memcpy(m->cell_face_tag + c * nf, own->face_tag + c * nf, (size_t)nf * sizeof *m->cell_face_tag);
-        cell_layer[c] = 0;
-    }
+    w->cell_node_gid = xmalloc((size_t)(nc ? nc : 1) * nv * sizeof *w->cell_node_gid);
+    w->cell_layer = xmalloc((size_t)(nc ? nc : 1));
+    for (int64_t c = 0; c < own->ncells; c++)
+        place_cell(m, w, c, own, c, m->rank, 0);
     m->cell_layer_start[0] = 0;
     int64_t pos = own->ncells;
-    for (int l = 1; l <= nlayers; l++) {
+    for (int l = 1; l <= m->nlayers; l++) {
         m->cell_layer_start[l] = (int32_t)pos;
         int64_t a = layer_end[l - 1], b = layer_end[l];
         struct key_idx *o = xmalloc((size_t)(b - a + 1) * sizeof *o);
         for (int64_t i = a; i < b; i++)
             o[i - a] = (struct key_idx){ghosts->gid[i], i};
         qsort(o, (size_t)(b - a), sizeof *o, key_idx_cmp);
-        for (int64_t i = 0; i < b - a; i++, pos++) {
-            int64_t g = o[i].idx;
-            m->cell_gid[pos] = ghosts->gid[g];
-            m->cell_owner[pos] = (int32_t)idmap_get(ghost_owner, ghosts->gid[g]);
-            memcpy(cell_node_gid + pos * nv, ghosts->nodes + g * nv, (size_t)nv * sizeof *cell_node_gid);
-            memcpy(m->cell_face_tag + pos * nf, ghosts->face_tag + g * nf, (size_t)nf * sizeof *m->cell_face_tag);
-            cell_layer[pos] = (int8_t)l;
-        }
+        for (int64_t i = 0; i < b - a; i++, pos++)
+            place_cell(m, w, pos, ghosts, o[i].idx, (int32_t)idmap_get(ghost_owner, ghosts->gid[o[i].idx]), l);
         free(o);
     }
-    for (int l = nlayers + 1; l <= MAX_LAYERS + 1; l++)
+    for (int l = m->nlayers + 1; l <= MAX_LAYERS + 1; l++)
         m->cell_layer_start[l] = (int32_t)pos;
+}
 
-    /* ---- nodes: layer = lowest layer of the cells around it ---- */
+/* Nodes: a node's layer is the lowest layer of the cells around it; owner by the rule in mesh.h. */
+static void assemble_nodes(struct mesh *m, struct scratch *w, const struct cellset *own, const struct cellset *ghosts,
+                           const struct nodelists *known)
+{
+    const int nv = m->el->nnodes, me = m->rank;
+    const int64_t nc = m->ncells;
     struct idmap node_slot;
     idmap_init(&node_slot, (size_t)nc * 2);
     int64_t nn = 0, cap = 1024;
@@ -86,7 +92,7 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
     int8_t *nlayer = xmalloc((size_t)cap);
     for (int64_t c = 0; c < nc; c++)
         for (int k = 0; k < nv; k++) {
-            int64_t g = cell_node_gid[c * nv + k];
+            int64_t g = w->cell_node_gid[c * nv + k];
             if (idmap_put(&node_slot, g, nn)) {
                 if (nn == cap) {
                     cap *= 2;
@@ -94,7 +100,7 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
                     nlayer = xrealloc(nlayer, (size_t)cap);
                 }
                 ngid[nn] = g;
-                nlayer[nn++] = cell_layer[c]; /* cells come in layer order: first visit is lowest */
+                nlayer[nn++] = w->cell_layer[c]; /* cells come in layer order: first visit is lowest */
             }
         }
     m->nnodes = checked_i32(nn, "nodes");
@@ -143,10 +149,16 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
     free(ngid);
     idmap_free(&node_slot);
     for (int64_t i = 0; i < nc * nv; i++)
-        m->cell_nodes[i] = (int32_t)idmap_get(&node_local, cell_node_gid[i]);
+        m->cell_nodes[i] = (int32_t)idmap_get(&node_local, w->cell_node_gid[i]);
     idmap_free(&node_local);
 
-    /* ---- node -> cells, each list in ascending cell gid ---- */
+}
+
+/* Node -> cells, each list in ascending cell gid. */
+static void assemble_node_cells(struct mesh *m)
+{
+    const int nv = m->el->nnodes;
+    const int64_t nc = m->ncells, nn = m->nnodes;
     checked_i32(nc * nv, "cell-node pairs");
     m->node_cell_off = xcalloc((size_t)nn + 1, sizeof *m->node_cell_off);
     for (int64_t i = 0; i < nc * nv; i++)
@@ -171,12 +183,21 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
             }
     }
 
-    /* ---- faces: pair the faces of local cells by their node keys ---- */
+}
+
+/* Faces: pair the faces of local cells by their node keys; a lone face is on the boundary
+ * or cut by the last ghost layer, which the node lists tell apart. */
+static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodelists *known,
+                           const struct cellset *beyond)
+{
+    const struct element *el = m->el;
+    const int nv = el->nnodes, nf = el->nfaces, nlayers = m->nlayers;
+    const int64_t nc = m->ncells;
     int64_t nrec = nc * nf;
     struct face_rec *fr = xmalloc((size_t)(nrec ? nrec : 1) * sizeof *fr);
     for (int64_t c = 0; c < nc; c++)
         for (int f = 0; f < nf; f++) {
-            element_face_key(el, cell_node_gid + c * nv, f, fr[c * nf + f].key);
+            element_face_key(el, w->cell_node_gid + c * nv, f, fr[c * nf + f].key);
             fr[c * nf + f].cell = c;
             fr[c * nf + f].side = f;
         }
@@ -218,11 +239,11 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
         } else {
             int64_t nb;
             int32_t nbo;
-            local_face_neighbour(el, cell_node_gid + (int64_t)a * nv, sa, m->cell_gid[a], known, &nb, &nbo);
-            if (nb >= 0 && cell_layer[a] != nlayers)
+            local_face_neighbour(el, w->cell_node_gid + (int64_t)a * nv, sa, m->cell_gid[a], known, &nb, &nbo);
+            if (nb >= 0 && w->cell_layer[a] != nlayers)
                 hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: face %d of cell %lld (layer %d) has "
                             "its neighbour %lld outside the ghost layers", sa, (long long)m->cell_gid[a],
-                            cell_layer[a], (long long)nb);
+                            w->cell_layer[a], (long long)nb);
             if (nb < 0 || nb > m->cell_gid[a]) {
                 gid = m->cell_gid[a] * nf + sa;
             } else {
@@ -236,7 +257,7 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
             if (nb >= 0)
                 b = FACE_CUT;
         }
-        int lay = cell_layer[a] < (b >= 0 ? cell_layer[b] : 127) ? cell_layer[a] : cell_layer[b];
+        int lay = w->cell_layer[a] < (b >= 0 ? w->cell_layer[b] : 127) ? w->cell_layer[a] : w->cell_layer[b];
         forder[nface] = (struct key_idx){((int64_t)lay << 59) | gid, nface};
         fcells[2 * nface] = a;
         fcells[2 * nface + 1] = b;
@@ -270,8 +291,23 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
     free(fcells);
     free(fside);
     free(fgid);
-    free(cell_layer);
-    free(cell_node_gid);
+}
+
+struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cellset *ghosts,
+                           const int64_t *layer_end, int nlayers, const struct idmap *ghost_owner,
+                           const struct nodelists *known, const struct cellset *beyond)
+{
+    struct mesh *m = xcalloc(1, sizeof *m);
+    m->el = own->el;
+    m->nlayers = nlayers;
+    m->rank = me;
+    struct scratch w;
+    assemble_cells(m, &w, own, ghosts, layer_end, ghost_owner);
+    assemble_nodes(m, &w, own, ghosts, known);
+    assemble_node_cells(m);
+    assemble_faces(m, &w, known, beyond);
+    free(w.cell_layer);
+    free(w.cell_node_gid);
     return m;
 }
 
