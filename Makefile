@@ -7,7 +7,8 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 
 # Debian packages the build and the tests need (make deps installs the missing ones).
-DEB_PKGS := libopenmpi-dev openmpi-bin libmetis-dev libhdf5-openmpi-dev hdf5-tools libinih-dev pkg-config
+DEB_PKGS := libopenmpi-dev openmpi-bin libmetis-dev libhdf5-openmpi-dev hdf5-tools libinih-dev pkg-config \
+            libxml2-utils
 PKGS := hdf5-mpi inih
 
 CFLAGS ?= -O2 -g
@@ -32,7 +33,9 @@ LIB_SRC := $(wildcard mesh/*.c) $(filter-out miniapp/main.c,$(wildcard miniapp/*
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard test/unit/*.c)
 MPI_TEST_SRC := $(wildcard test/mpi/*.c)
-TEST_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%) $(MPI_TEST_SRC:test/mpi/%.c=$(BUILD)/test/%)
+TOOL_SRC := $(wildcard test/tools/*.c)
+TEST_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%) $(MPI_TEST_SRC:test/mpi/%.c=$(BUILD)/test/%) \
+            $(TOOL_SRC:test/tools/%.c=$(BUILD)/test/%)
 
 .PHONY: all deps run check tests asan-tests bench clean readme FORCE
 all: $(BUILD)/hydro
@@ -54,6 +57,10 @@ $(BUILD)/test/%: test/unit/%.c $(BUILD)/libhydro.a
 $(BUILD)/test/%: test/mpi/%.c $(BUILD)/libhydro.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itest $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/test/%: test/tools/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -o $@ $< $(LDFLAGS) $(LDLIBS)
 
 # Version header: rewritten only when the revision changes, so builds stay incremental.
 $(BUILD)/version.h: miniapp/version.h.in FORCE

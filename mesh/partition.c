@@ -54,64 +54,68 @@ static void metis_check(int rc, const char *call)
                                                : "error");
 }
 
-int partition_metis(MPI_Comm comm, const struct cellset *global, struct cellset *own, char *err, size_t errlen)
+/* Send each cell of some to dest[i] (cells and their nodes), receive into own. */
+static void send_cells(MPI_Comm comm, const struct cellset *some, const int *dest, struct cellset *own)
 {
-    int P = comm_size(comm), me = comm_rank(comm);
-    int ok = 1;
+    int P = comm_size(comm);
+    int64_t *count = xcalloc((size_t)P + 1, sizeof *count);
+    for (int64_t c = 0; c < some->ncells; c++)
+        count[dest[c] + 1]++;
+    for (int r = 0; r < P; r++)
+        count[r + 1] += count[r];
+    int64_t *cells = xmalloc((size_t)(some->ncells ? some->ncells : 1) * sizeof *cells);
+    int64_t *fill = xmalloc((size_t)P * sizeof *fill);
+    memcpy(fill, count, (size_t)P * sizeof *fill);
+    for (int64_t c = 0; c < some->ncells; c++)
+        cells[fill[dest[c]]++] = c;
     struct outbox out;
     outbox_init(&out, comm);
-    if (me == 0) {
-        int64_t n = global->ncells;
-        if (n < P) {
-            snprintf(err, errlen, "the mesh has %lld cells, fewer than the %d ranks", (long long)n, P);
-            ok = 0;
-        } else {
-            idx_t *part = xcalloc((size_t)n, sizeof *part);
-            if (P > 1) { /* METIS 5.1 fails on nparts = 1 */
-                idx_t *xadj, *adj;
-                dual_graph(global, &xadj, &adj);
-                idx_t nvtx = (idx_t)n, ncon = 1, nparts = P, objval = 0;
-                idx_t options[METIS_NOPTIONS];
-                METIS_SetDefaultOptions(options);
-                options[METIS_OPTION_SEED] = METIS_SEED;
-                options[METIS_OPTION_NUMBERING] = 0;
-                metis_check(METIS_PartGraphKway(&nvtx, &ncon, xadj, adj, NULL, NULL, NULL, &nparts, NULL, NULL,
-                                                options, &objval, part),
-                            "METIS_PartGraphKway");
-                free(xadj);
-                free(adj);
-            }
-            int64_t *count = xcalloc((size_t)P + 1, sizeof *count);
-            for (int64_t c = 0; c < n; c++)
-                count[part[c] + 1]++;
-            for (int r = 0; r < P; r++)
-                count[r + 1] += count[r];
-            int64_t *cells = xmalloc((size_t)n * sizeof *cells);
-            int64_t *fill = xmalloc((size_t)P * sizeof *fill);
-            memcpy(fill, count, (size_t)P * sizeof *fill);
-            for (int64_t c = 0; c < n; c++)
-                cells[fill[part[c]]++] = c;
-            for (int r = 0; r < P; r++)
-                if (count[r + 1] > count[r])
-                    cellset_pack(global, cells + count[r], count[r + 1] - count[r], &out.to[r]);
-            free(fill);
-            free(cells);
-            free(count);
-            free(part);
-        }
-    }
-    comm_bcast_int(comm, &ok, 0);
-    if (!ok) {
-        outbox_free(&out);
-        return -1;
-    }
+    for (int r = 0; r < P; r++)
+        if (count[r + 1] > count[r])
+            cellset_pack(some, cells + count[r], count[r + 1] - count[r], &out.to[r]);
+    free(fill);
+    free(cells);
+    free(count);
     struct inbox in;
     comm_exchange(comm, &out, &in);
     outbox_free(&out);
     for (int i = 0; i < in.n; i++)
         cellset_unpack(own, &in.msg[i]);
     inbox_free(&in);
-    return 0;
+}
+
+int partition_metis(MPI_Comm comm, const struct cellset *global, struct cellset *own, char *err, size_t errlen)
+{
+    int P = comm_size(comm), me = comm_rank(comm);
+    int ok = 1;
+    int64_t n = me == 0 ? global->ncells : 0; /* other ranks hold an empty set */
+    int *dest = xcalloc((size_t)(n ? n : 1), sizeof *dest);
+    if (me == 0 && n < P) {
+        snprintf(err, errlen, "the mesh has %lld cells, fewer than the %d ranks", (long long)n, P);
+        ok = 0;
+    } else if (me == 0 && P > 1) { /* METIS 5.1 fails on nparts = 1: everything stays on rank 0 */
+        idx_t *part = xcalloc((size_t)n, sizeof *part);
+        idx_t *xadj, *adj;
+        dual_graph(global, &xadj, &adj);
+        idx_t nvtx = (idx_t)n, ncon = 1, nparts = P, objval = 0;
+        idx_t options[METIS_NOPTIONS];
+        METIS_SetDefaultOptions(options);
+        options[METIS_OPTION_SEED] = METIS_SEED;
+        options[METIS_OPTION_NUMBERING] = 0;
+        metis_check(METIS_PartGraphKway(&nvtx, &ncon, xadj, adj, NULL, NULL, NULL, &nparts, NULL, NULL, options,
+                                        &objval, part),
+                    "METIS_PartGraphKway");
+        for (int64_t c = 0; c < n; c++)
+            dest[c] = (int)part[c];
+        free(xadj);
+        free(adj);
+        free(part);
+    }
+    comm_bcast_int(comm, &ok, 0);
+    if (ok)
+        send_cells(comm, global, dest, own);
+    free(dest);
+    return ok ? 0 : -1;
 }
 
 int partition_block(MPI_Comm comm, const struct box *b, struct cellset *own, int parts[3], char *err,
@@ -126,6 +130,50 @@ int partition_block(MPI_Comm comm, const struct box *b, struct cellset *own, int
     int64_t lo[3], hi[3];
     cartesian_block(b, parts, comm_rank(comm), lo, hi);
     cartesian_generate(b, lo, hi, own);
+    return 0;
+}
+
+int partition_metis_gather(MPI_Comm comm, const struct cellset *some, struct cellset *own, char *err, size_t errlen)
+{
+    struct cellset global;
+    cellset_init(&global, some->el->dim);
+    int *dest = xcalloc((size_t)(some->ncells ? some->ncells : 1), sizeof *dest); /* all to rank 0 */
+    send_cells(comm, some, dest, &global);
+    free(dest);
+    cellset_sort(&global); /* the order METIS sees in a fresh run */
+    int rc = partition_metis(comm, &global, own, err, errlen);
+    cellset_free(&global);
+    return rc;
+}
+
+/* Block index along one axis of item i among n split in p, as cartesian_block cuts it. */
+static int block_index(int64_t i, int64_t n, int p)
+{
+    int b = (int)(i * p / n);
+    while (b + 1 < p && n * (b + 1) / p <= i)
+        b++;
+    while (b > 0 && n * b / p > i)
+        b--;
+    return b;
+}
+
+int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struct cellset *some, struct cellset *own,
+                                 int parts[3], char *err, size_t errlen)
+{
+    int P = comm_size(comm);
+    if (cartesian_split(b, P, parts)) {
+        snprintf(err, errlen, "cannot split %lld x %lld x %lld cells into %d blocks of at least one cell",
+                 (long long)b->n[0], (long long)b->n[1], (long long)(b->dim == 3 ? b->n[2] : 1), P);
+        return -1;
+    }
+    int *dest = xmalloc((size_t)(some->ncells ? some->ncells : 1) * sizeof *dest);
+    for (int64_t c = 0; c < some->ncells; c++) {
+        int64_t g = some->gid[c], i = g % b->n[0], j = (g / b->n[0]) % b->n[1], k = g / (b->n[0] * b->n[1]);
+        dest[c] = block_index(i, b->n[0], parts[0]) +
+                  parts[0] * (block_index(j, b->n[1], parts[1]) + parts[1] * block_index(k, b->n[2], parts[2]));
+    }
+    send_cells(comm, some, dest, own);
+    free(dest);
     return 0;
 }
 

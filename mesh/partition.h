@@ -19,6 +19,15 @@ int partition_metis(MPI_Comm comm, const struct cellset *global, struct cellset 
 int partition_block(MPI_Comm comm, const struct box *b, struct cellset *own, int parts[3], char *err,
                     size_t errlen);
 
+/* Collective, for restarts: cells spread over the ranks in any way (each rank's block of
+ * a dump) are gathered on rank 0 in global id order and partitioned as partition_metis does. */
+int partition_metis_gather(MPI_Comm comm, const struct cellset *some, struct cellset *own, char *err, size_t errlen);
+
+/* Collective, for restarts: cells spread over the ranks go to the rank whose block of the box
+ * holds them (the same blocks as partition_block). */
+int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struct cellset *some, struct cellset *own,
+                                 int parts[3], char *err, size_t errlen);
+
 struct partition_quality {
     struct stats cells;      /* owned cells per rank */
     struct stats ghosts;     /* ghost cells per rank */

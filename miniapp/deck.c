@@ -72,7 +72,15 @@ const struct deck_key deck_keys[] = {
     {"output", "listing_period", KEY_INT, "10", 0, BIG, NULL, "cycles between cycle lines in the listing (0: none)",
      OFF(listing_period)},
 
-    {"run", "max_cycles", KEY_INT, "50", 0, BIG, NULL, "number of cycles of the time loop", OFF(max_cycles)},
+    {"output", "checkpoint_period", KEY_INT, "0", -1, BIG, NULL,
+     "cycles between HDF5 dumps; 0: one dump at the end; -1: no dumps", OFF(checkpoint_period)},
+    {"output", "checkpoint_dir", KEY_STRING, "checkpoints", 0, 0, NULL,
+     "directory of the dumps hydro_<cycle>.h5, their .xmf and hydro.xmf (created if missing)", OFF(checkpoint_dir)},
+    {"output", "checkpoint_keep", KEY_INT, "3", 0, BIG, NULL, "dumps of this run kept on disk, newest first (0: all)",
+     OFF(checkpoint_keep)},
+
+    {"run", "max_cycles", KEY_INT, "50", 0, BIG, NULL, "last cycle of the time loop (a restart continues to it)",
+     OFF(max_cycles)},
 };
 const int deck_nkeys = (int)(sizeof deck_keys / sizeof deck_keys[0]);
 
@@ -88,7 +96,7 @@ struct parse_ctx {
     size_t errlen;
     int failed;
     int fail_line; /* deck line of the recorded error, 0 when not from a deck line */
-    bool check_files;
+    unsigned flags;
 };
 
 static void fail(struct parse_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -340,6 +348,11 @@ static int apply_override(struct parse_ctx *c, const char *arg)
         fail(c, "command line: %s.%s: unknown key", section, name);
         return -1;
     }
+    if ((c->flags & DECK_RESTART) && !deck_run_control(section)) {
+        fail(c, "command line: %s.%s: a restart continues the dumped run: only [run], [output] and [parallel] keys "
+             "may change", section, name);
+        return -1;
+    }
     char why[300];
     if (set_value(c->cfg, &deck_keys[k], eq + 1, why, sizeof why)) {
         fail(c, "command line: %s.%s: %s", section, name, why);
@@ -409,7 +422,7 @@ static void validate(struct parse_ctx *c)
     if (cfg->mesh_kind == MESH_GMSH) {
         if (!cfg->mesh_file[0])
             fail_at(c, "mesh", "kind", "gmsh needs mesh.file");
-        else if (c->check_files)
+        else if (c->flags & DECK_CHECK_FILES)
             resolve_mesh_file(c);
         if (cfg->perturb > 0)
             fail_at(c, "mesh", "perturb", "applies to mesh.kind = cartesian only");
@@ -429,7 +442,7 @@ static void validate(struct parse_ctx *c)
     }
 }
 
-int deck_parse(const char *text, const char *path, int noverride, char *const *overrides, bool check_files,
+int deck_parse(const char *text, const char *path, int noverride, char *const *overrides, unsigned flags,
                struct config *cfg, char *err, size_t errlen)
 {
     struct parse_ctx c = {.path = path,
@@ -438,7 +451,7 @@ int deck_parse(const char *text, const char *path, int noverride, char *const *o
                           .cfg = cfg,
                           .err = err,
                           .errlen = errlen,
-                          .check_files = check_files};
+                          .flags = flags};
     memset(cfg, 0, sizeof *cfg);
     if (deck_nkeys > (int)(sizeof c.origin / sizeof c.origin[0])) {
         fail(&c, "internal error: schema larger than the parser's table");
@@ -632,6 +645,11 @@ void deck_print_reference(FILE *out, bool markdown)
                         d->def[0] ? d->def : "\"\"", range, d->help);
         }
     }
+}
+
+bool deck_run_control(const char *section)
+{
+    return !strcmp(section, "run") || !strcmp(section, "output") || !strcmp(section, "parallel");
 }
 
 const char *deck_enum_name(const char *section, const char *name, int value)

@@ -36,6 +36,9 @@ struct config {
     int sync;
     /* [output] */
     long listing_period;
+    long checkpoint_period; /* cycles; 0: at the end only; -1: never */
+    char checkpoint_dir[DECK_STRING_MAX];
+    long checkpoint_keep; /* 0: keep all */
     /* [run] */
     long max_cycles;
 };
@@ -57,12 +60,20 @@ extern const struct deck_key deck_keys[];
 extern const int deck_nkeys;
 extern const char *const deck_sections[]; /* NULL-terminated, in listing order */
 
+enum deck_flags {
+    DECK_CHECK_FILES = 1u << 0, /* files named by the deck must open; their paths become absolute */
+    DECK_RESTART = 1u << 1      /* overrides may change run-control keys only (see deck_run_control) */
+};
+
 /* Parse deck text (path used in messages and to resolve relative mesh files), apply
- * "section.key=value" overrides, validate. With check_files, files named by the deck must
- * open and their paths are made absolute. On error returns -1 and writes one line
+ * "section.key=value" overrides, validate. On error returns -1 and writes one line
  * ("DECK:LINE: message" or "command line: section.key: message") into err. */
-int deck_parse(const char *text, const char *path, int noverride, char *const *overrides, bool check_files,
+int deck_parse(const char *text, const char *path, int noverride, char *const *overrides, unsigned flags,
                struct config *cfg, char *err, size_t errlen);
+
+/* Keys a restart may change: they steer the run ([run], [output]) or its parallel layout
+ * ([parallel]), never what is computed, so a restarted run ends as the uninterrupted one. */
+bool deck_run_control(const char *section);
 
 /* Read a whole file into a malloc'd string; NULL and a message in err on failure. */
 char *deck_read_file(const char *path, char *err, size_t errlen);

@@ -4,8 +4,10 @@
 #include <time.h>
 
 #include "check.h"
+#include "checkpoint.h"
 #include "comm.h"
 #include "partition.h"
+#include "restart.h"
 #include "run.h"
 #include "setup.h"
 #include "sync_only.h"
@@ -57,11 +59,35 @@ static void report_mesh(struct run *run)
                    m->cell_layer_start[4] - m->cell_layer_start[3], m->nnodes, m->nnodes_owned, m->nfaces);
 }
 
+/* One HDF5 dump of the current state, reported in the listing. */
+static void dump(struct run *run)
+{
+    char err[1024], version[128];
+    snprintf(version, sizeof version, "hydro %s (%s)", HYDRO_VERSION, HYDRO_REVISION);
+    struct dump_meta meta = {run->cycle, run->time, run->dt, run->deck_text, version};
+    struct dump_report rep;
+    timers_start(&run->tm, TIMER_DUMP);
+    if (checkpoint_write(run->dumps, run->mesh, &run->reg, &meta, &rep, err, sizeof err))
+        run_exit_collective(run, EXIT_RUNTIME, err);
+    timers_stop(&run->tm, TIMER_DUMP);
+    run->last_dump = run->cycle;
+    listing_printf(run->lst, "Checkpoint", "Dump %s: cycle %ld, %.3f MB in %.3f s (%.3f GB/s)", rep.path, run->cycle,
+                   rep.bytes / 1e6, rep.seconds, rep.seconds > 0 ? rep.bytes / rep.seconds / 1e9 : 0.0);
+}
+
 static void prolog(struct run *run)
 {
     char err[1024];
+    const struct config *cfg = &run->cfg;
     banner(run);
-    run->mesh = setup_mesh(run->comm, &run->cfg, &run->tm, run->lst, err, sizeof err);
+    if (run->restart) {
+        const struct restart_file *rf = run->restart;
+        listing_printf(run->lst, "Restart", "Restart from %s: cycle %ld, time %.17g, dt %.17g, written by %d ranks",
+                       rf->path, rf->cycle, rf->time, rf->dt, rf->nranks_written);
+        run->mesh = setup_mesh_restart(run->comm, cfg, rf, &run->tm, run->lst, err, sizeof err);
+    } else {
+        run->mesh = setup_mesh(run->comm, cfg, &run->tm, run->lst, err, sizeof err);
+    }
     if (!run->mesh)
         run_exit_collective(run, EXIT_BADINPUT, err);
     timers_start(&run->tm, TIMER_PLANS);
@@ -69,8 +95,25 @@ static void prolog(struct run *run)
     registry_init(&run->reg, run->mesh->ncells, run->mesh->nnodes);
     run->sync_case = sync_case_create(run);
     timers_stop(&run->tm, TIMER_PLANS);
-    report_mesh(run);
+    run->first_cycle = 1;
+    run->last_dump = -1;
     run->dt = 1.0; /* sync_only has no physics: time counts cycles */
+    if (run->restart) {
+        timers_start(&run->tm, TIMER_RESTART);
+        if (restart_read_vars(run->comm, run->restart, run->mesh, &run->reg, err, sizeof err))
+            run_exit_collective(run, EXIT_BADINPUT, err);
+        timers_stop(&run->tm, TIMER_RESTART);
+        run->cycle = run->last_dump = run->restart->cycle;
+        run->first_cycle = run->cycle + 1;
+        run->time = run->restart->time;
+        run->dt = run->restart->dt;
+    }
+    if (cfg->checkpoint_period >= 0) {
+        run->dumps = checkpointer_create(run->comm, cfg->checkpoint_dir, cfg->checkpoint_keep, err, sizeof err);
+        if (!run->dumps)
+            run_exit_collective(run, EXIT_RUNTIME, err);
+    }
+    report_mesh(run);
     timers_stop(&run->tm, TIMER_INIT);
     listing_printf(run->lst, "Internal", "Initialisation done in %.6f s; starting the time loop",
                    run->tm.total[TIMER_INIT]);
@@ -81,24 +124,31 @@ static void time_loop(struct run *run)
 {
     timers_start(&run->tm, TIMER_LOOP);
     double last = timers_now();
+    long last_cycle = run->first_cycle - 1; /* of the previous cycle line */
     long period = run->cfg.listing_period;
-    for (run->cycle = 1; run->cycle <= run->cfg.max_cycles; run->cycle++) {
+    long dump_period = run->cfg.checkpoint_period;
+    for (run->cycle = run->first_cycle; run->cycle <= run->cfg.max_cycles; run->cycle++) {
         sync_case_cycle(run->sync_case, run);
         run->time += run->dt;
         if (period > 0 && (run->cycle % period == 0 || run->cycle == run->cfg.max_cycles)) {
             double now = timers_now();
-            long n = run->cycle % period ? run->cycle % period : period;
             listing_printf(run->lst, "Loop", "Cycle %6ld  time=%.6e  dt=%.6e  wall/cycle=%.6e s", run->cycle, run->time,
-                           run->dt, (now - last) / (double)n);
+                           run->dt, (now - last) / (double)(run->cycle - last_cycle));
             last = now;
+            last_cycle = run->cycle;
         }
+        if (run->dumps && dump_period > 0 && run->cycle % dump_period == 0)
+            dump(run);
     }
-    run->cycle = run->cfg.max_cycles;
+    run->cycle--; /* the last cycle done */
     timers_stop(&run->tm, TIMER_LOOP);
 }
 
 static void epilog(struct run *run)
 {
+    if (run->dumps && run->last_dump != run->cycle)
+        dump(run);
+    checkpointer_destroy(run->dumps);
     sync_case_report(run->sync_case, run);
     timers_print_local(&run->tm, run->lst);
     timers_print_global(&run->tm, run->comm, run->rank == 0 ? run->lst : NULL);

@@ -7,12 +7,14 @@
 
 #include "check.h"
 #include "comm.h"
+#include "restart.h"
 #include "version.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: mpirun -np N hydro DECK [section.key=value ...]\n"
+            "       mpirun -np N hydro --restart DUMP [section.key=value ...]\n"
             "       hydro --check DECK [section.key=value ...]\n"
             "       hydro --help | --version\n"
             "\n"
@@ -23,6 +25,8 @@ static void usage(FILE *out)
             "  --help          this text and the deck reference\n"
             "  --version       version and source revision\n"
             "  --check         validate the deck, print it fully resolved (INI), exit\n"
+            "  --restart DUMP  continue the run dumped in DUMP (any rank count); overrides may\n"
+            "                  change [run], [output] and [parallel] keys only\n"
             "  --deck-reference  the deck reference as Markdown (for the README)\n"
             "\n"
             "exit status: 0 success, 1 runtime or physics failure, 2 bad input\n"
@@ -80,6 +84,14 @@ struct run *run_create(MPI_Comm comm, int argc, char **argv, double t_start)
         mode = CHECK;
         first = 2;
     }
+    if (argc > 1 && !strcmp(argv[1], "--restart")) {
+        if (argc < 3)
+            run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? "hydro: --restart needs a dump file" : NULL);
+        run->restart = xcalloc(1, sizeof *run->restart);
+        if (restart_open(comm, argv[2], run->restart, msg, sizeof msg))
+            run_exit_collective(run, EXIT_BADINPUT, msg);
+        first = 2;
+    }
     if (argc <= first || argv[first][0] == '-') {
         if (argc > first)
             snprintf(msg, sizeof msg, "hydro: unknown option '%s' (see hydro --help)", argv[first]);
@@ -92,9 +104,13 @@ struct run *run_create(MPI_Comm comm, int argc, char **argv, double t_start)
 
     /* rank 0 reads and validates; the others receive the result (the same bytes) */
     char *resolved = NULL;
-    if (run->rank == 0) {
+    if (run->rank == 0 && run->restart) { /* the dump's deck is the base */
+        if (deck_parse(run->restart->deck_text, run->deck_path, argc - first - 1, argv + first + 1, DECK_RESTART,
+                       &run->cfg, msg, sizeof msg) == 0)
+            resolved = deck_to_text(&run->cfg);
+    } else if (run->rank == 0) {
         char *text = deck_read_file(run->deck_path, msg, sizeof msg);
-        if (text && deck_parse(text, run->deck_path, argc - first - 1, argv + first + 1, true, &run->cfg,
+        if (text && deck_parse(text, run->deck_path, argc - first - 1, argv + first + 1, DECK_CHECK_FILES, &run->cfg,
                                msg, sizeof msg) == 0)
             resolved = deck_to_text(&run->cfg);
         free(text);
@@ -122,6 +138,9 @@ void run_destroy(struct run *run)
     if (!run)
         return;
     listing_destroy(run->lst);
+    if (run->restart)
+        restart_close(run->restart);
+    free(run->restart);
     free(run->deck_path);
     free(run->deck_text);
     free(run);

@@ -12,6 +12,8 @@
 #include "vars.h"
 
 struct sync_case;
+struct restart_file;
+struct checkpointer;
 
 struct run {
     MPI_Comm comm;
@@ -26,12 +28,17 @@ struct run {
     struct sync_plan cell_plan, node_plan;
     struct registry reg;
     struct sync_case *sync_case;
+    struct restart_file *restart; /* NULL unless started with --restart */
+    struct checkpointer *dumps;   /* NULL when output.checkpoint_period = -1 */
     long cycle;
+    long first_cycle; /* 1, or the restart cycle + 1 */
+    long last_dump;   /* cycle of the last dump written or read, -1 if none */
     double time, dt;
 };
 
-/* Command line and deck. Handles --help, --version and --check itself (prints and exits 0)
- * and bad input (message from rank 0, exit 2 on every rank). Returns the run to do. */
+/* Command line and deck (or, with --restart FILE, the deck stored in the dump). Handles
+ * --help, --version and --check itself (prints and exits 0) and bad input (message from
+ * rank 0, exit 2 on every rank). Returns the run to do. */
 struct run *run_create(MPI_Comm comm, int argc, char **argv, double t_start);
 void run_destroy(struct run *run);
 

@@ -6,6 +6,7 @@
 #include "comm.h"
 #include "gmsh.h"
 #include "partition.h"
+#include "restart.h"
 
 void setup_box(const struct config *cfg, struct box *b)
 {
@@ -84,6 +85,42 @@ struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *
     tstart(tm, TIMER_GHOSTS);
     struct mesh *m = mesh_build(comm, &own, (int)cfg->ghost_layers, err, errlen);
     tstop(tm, TIMER_GHOSTS);
+    cellset_free(&own);
+    return m;
+}
+
+struct mesh *setup_mesh_restart(MPI_Comm comm, const struct config *cfg, const struct restart_file *rf,
+                                struct timers *tm, struct listing *lst, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    struct cellset block, own;
+    cellset_init(&block, rf->dim);
+    cellset_init(&own, rf->dim);
+    tstart(tm, TIMER_RESTART);
+    restart_read_cells(comm, rf, &block);
+    tstop(tm, TIMER_RESTART);
+    tstart(tm, TIMER_PARTITION);
+    int rc;
+    if (cfg->partitioner == PART_BLOCK) {
+        struct box box;
+        int parts[3];
+        setup_box(cfg, &box);
+        rc = partition_block_redistribute(comm, &box, &block, &own, parts, err, errlen);
+        if (rc == 0)
+            listing_printf(lst, "Mesh", "Block partition: %d x %d x %d blocks", parts[0], parts[1], parts[2]);
+        if (comm_rank(comm) != 0)
+            err[0] = '\0';
+    } else {
+        rc = partition_metis_gather(comm, &block, &own, err, errlen);
+    }
+    tstop(tm, TIMER_PARTITION);
+    cellset_free(&block);
+    struct mesh *m = NULL;
+    if (rc == 0) {
+        tstart(tm, TIMER_GHOSTS);
+        m = mesh_build(comm, &own, (int)cfg->ghost_layers, err, errlen);
+        tstop(tm, TIMER_GHOSTS);
+    }
     cellset_free(&own);
     return m;
 }

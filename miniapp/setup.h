@@ -20,4 +20,11 @@ void setup_box(const struct config *cfg, struct box *b);
 struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *tm, struct listing *lst, char *err,
                         size_t errlen);
 
+struct restart_file;
+
+/* Collective: the same from a dump, read by global-id blocks and repartitioned with the
+ * configured partitioner (timed under restart and partition). */
+struct mesh *setup_mesh_restart(MPI_Comm comm, const struct config *cfg, const struct restart_file *rf,
+                                struct timers *tm, struct listing *lst, char *err, size_t errlen);
+
 #endif

@@ -32,7 +32,8 @@ struct sync_case *sync_case_create(struct run *run)
         char name[64];
         int cell = v < sc->ncell;
         snprintf(name, sizeof name, "sync_%s_%d", cell ? "cell" : "node", cell ? v : v - sc->ncell);
-        sc->vars[v] = registry_add(&run->reg, name, cell ? VAR_CELL : VAR_NODE, (int)cfg->components, VAR_SYNC, "1");
+        sc->vars[v] = registry_add(&run->reg, name, cell ? VAR_CELL : VAR_NODE, (int)cfg->components,
+                                   VAR_SYNC | VAR_CHECKPOINT, "1");
     }
     enum sync_kind kind = cfg->sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT;
     sc->groups = xmalloc((size_t)(nv ? nv : 1) * sizeof *sc->groups);

@@ -96,7 +96,7 @@ int main(int argc, char **argv)
     struct tap t = {.quiet = me != 0};
     struct config cfg;
     char err[1024];
-    if (deck_parse("", "(test)", argc - 1, argv + 1, true, &cfg, err, sizeof err))
+    if (deck_parse("", "(test)", argc - 1, argv + 1, DECK_CHECK_FILES, &cfg, err, sizeof err))
         hydro_fatal(comm, 2, "%s", err);
     const char *desc = argc > 1 ? argv[1] : "defaults";
     if (me == 0) {

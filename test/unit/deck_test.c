@@ -12,7 +12,7 @@ static void expect(const char *text, int nov, char *const *ov, const char *want,
 {
     struct config cfg;
     char err[1024] = "";
-    int rc = deck_parse(text, "d.ini", nov, ov, true, &cfg, err, sizeof err);
+    int rc = deck_parse(text, "d.ini", nov, ov, DECK_CHECK_FILES, &cfg, err, sizeof err);
     if (!want)
         tap_ok(&t, rc == 0, "%s: accepted%s%s", what, rc ? ", but: " : "", rc ? err : "");
     else
@@ -27,7 +27,7 @@ int main(void)
     char err[1024];
 
     /* defaults come from the table */
-    tap_ok(&t, deck_parse("", "d.ini", 0, NULL, true, &cfg, err, sizeof err) == 0, "empty deck takes every default");
+    tap_ok(&t, deck_parse("", "d.ini", 0, NULL, DECK_CHECK_FILES, &cfg, err, sizeof err) == 0, "empty deck takes every default");
     tap_ok(&t, cfg.mesh_kind == MESH_CARTESIAN && cfg.dim == 3 && cfg.nx == 100 && cfg.ghost_layers == 3 &&
                cfg.partitioner == PART_METIS && cfg.sync == SYNC_PERSISTENT && cfg.max_cycles == 50 &&
                cfg.verify && !cfg.grouped && cfg.ly == 0.1,
@@ -35,7 +35,7 @@ int main(void)
 
     /* types and values */
     expect_deck("[mesh]\nnx = 12\nlx = 2.5e-1\nkind = cartesian\n[case]\ngrouped = yes\n", NULL, "good values");
-    deck_parse("[mesh]\nnx = 12\nlx = 2.5e-1\n[case]\ngrouped = ON\nverify = 0\n", "d.ini", 0, NULL, true, &cfg, err,
+    deck_parse("[mesh]\nnx = 12\nlx = 2.5e-1\n[case]\ngrouped = ON\nverify = 0\n", "d.ini", 0, NULL, DECK_CHECK_FILES, &cfg, err,
                sizeof err);
     tap_ok(&t, cfg.nx == 12 && cfg.lx == 0.25 && cfg.grouped && !cfg.verify, "values land in the config");
     expect_deck("[mesh]\nnx = abc\n", "d.ini:2: mesh.nx: 'abc' is not an integer", "int: not a number");
@@ -95,12 +95,12 @@ int main(void)
     }
     expect_deck("; comment\n# comment\n[mesh]   ; trailing\n  nx = 7   # inline\n\tny = 3 ; inline\n", NULL,
                 "comments and indentation");
-    deck_parse("[mesh]\n  nx = 7   # inline\n\tny = 3 ; inline\r\n", "d.ini", 0, NULL, true, &cfg, err, sizeof err);
+    deck_parse("[mesh]\n  nx = 7   # inline\n\tny = 3 ; inline\r\n", "d.ini", 0, NULL, DECK_CHECK_FILES, &cfg, err, sizeof err);
     tap_ok(&t, cfg.nx == 7 && cfg.ny == 3, "indented keys are keys, not continuation lines; CRLF accepted");
 
     /* overrides */
     char *ov1[] = {"mesh.nx=17", "parallel.sync=basic"};
-    tap_ok(&t, deck_parse("[mesh]\nnx = 3\n", "d.ini", 2, ov1, true, &cfg, err, sizeof err) == 0 && cfg.nx == 17 &&
+    tap_ok(&t, deck_parse("[mesh]\nnx = 3\n", "d.ini", 2, ov1, DECK_CHECK_FILES, &cfg, err, sizeof err) == 0 && cfg.nx == 17 &&
                cfg.sync == SYNC_BASIC,
            "overrides replace deck values");
     char *ov2[] = {"mesh.nq=1"};
@@ -112,7 +112,7 @@ int main(void)
     char *ov5[] = {"mesh.nx"};
     expect("", 1, ov5, "command line: 'mesh.nx': expected section.key=value", "override: no value");
     char *ov6[] = {"mesh.nx=12", "mesh.nx=13"};
-    tap_ok(&t, deck_parse("", "d.ini", 2, ov6, true, &cfg, err, sizeof err) == 0 && cfg.nx == 13,
+    tap_ok(&t, deck_parse("", "d.ini", 2, ov6, DECK_CHECK_FILES, &cfg, err, sizeof err) == 0 && cfg.nx == 13,
            "later override wins");
 
     /* cross-key rules */
@@ -131,17 +131,17 @@ int main(void)
                 "d.ini:2: mesh.nx: metis handles at most 2147483647 cells (this mesh has 1e+13): use "
                 "parallel.partitioner = block",
                 "metis cell limit");
-    deck_parse("[mesh]\nkind = gmsh\nfile = meshes/box_3d.msh\n", "inputs/deck.ini", 0, NULL, true, &cfg, err,
+    deck_parse("[mesh]\nkind = gmsh\nfile = meshes/box_3d.msh\n", "inputs/deck.ini", 0, NULL, DECK_CHECK_FILES, &cfg, err,
                sizeof err);
     tap_ok(&t, cfg.mesh_file[0] == '/' && strstr(cfg.mesh_file, "/inputs/meshes/box_3d.msh"),
            "mesh file is relative to the deck and resolved to an absolute path (%s)", cfg.mesh_file);
 
     /* round trip: the resolved deck parses back to the same text */
     char *ov8[] = {"mesh.lx=0.30000000000000004", "mesh.perturb=0.125", "case.grouped=true", "mesh.dim=2"};
-    deck_parse("[mesh]\nnx = 33\n", "d.ini", 4, ov8, true, &cfg, err, sizeof err);
+    deck_parse("[mesh]\nnx = 33\n", "d.ini", 4, ov8, DECK_CHECK_FILES, &cfg, err, sizeof err);
     char *a = deck_to_text(&cfg);
     struct config back;
-    int rc = deck_parse(a, "resolved", 0, NULL, true, &back, err, sizeof err);
+    int rc = deck_parse(a, "resolved", 0, NULL, DECK_CHECK_FILES, &back, err, sizeof err);
     char *b = deck_to_text(&back);
     tap_ok(&t, rc == 0 && !strcmp(a, b) && back.lx == cfg.lx && !memcmp(&back, &cfg, sizeof cfg),
            "--check output parses back to the same configuration, doubles exact");

@@ -1,0 +1,381 @@
+/* HDF5 dumps (see checkpoint.h). Items are sent to the rank holding their block of global
+ * ids with one all-to-all, then every rank writes one hyperslab per dataset. */
+#include "checkpoint.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "comm.h"
+#include "h5util.h"
+#include "xdmf.h"
+
+struct checkpointer {
+    MPI_Comm comm;
+    char dir[4096];
+    long keep;
+    int nwritten;
+    long *written; /* cycles of this run's dumps still on disk, oldest first */
+};
+
+static int64_t block_size(int64_t n, int P)
+{
+    int64_t b = (n + P - 1) / P;
+    return b > 0 ? b : 1;
+}
+
+/* mkdir -p */
+static int make_dirs(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(path, 0777) && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    if (mkdir(path, 0777) && errno != EEXIST)
+        return -1;
+    struct stat st;
+    if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+struct checkpointer *checkpointer_create(MPI_Comm comm, const char *dir, long keep, char *err, size_t errlen)
+{
+    int ok = 1;
+    err[0] = '\0';
+    if (comm_rank(comm) == 0) {
+        if (make_dirs(dir)) {
+            snprintf(err, errlen, "cannot create checkpoint directory '%s': %s", dir, strerror(errno));
+            ok = 0;
+        } else { /* leftovers of a dump that was interrupted: never complete, never read */
+            DIR *d = opendir(dir);
+            struct dirent *e;
+            while (d && (e = readdir(d)))
+                if (!strncmp(e->d_name, ".hydro_", 7) && strstr(e->d_name, ".tmp")) {
+                    char path[8192];
+                    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                    unlink(path);
+                }
+            if (d)
+                closedir(d);
+        }
+    }
+    comm_bcast_int(comm, &ok, 0);
+    if (!ok)
+        return NULL;
+    struct checkpointer *cp = xcalloc(1, sizeof *cp);
+    cp->comm = comm;
+    snprintf(cp->dir, sizeof cp->dir, "%s", dir);
+    cp->keep = keep;
+    h5_quiet();
+    return cp;
+}
+
+void checkpointer_destroy(struct checkpointer *cp)
+{
+    if (!cp)
+        return;
+    free(cp->written);
+    free(cp);
+}
+
+/* Records of n owned items (each starts with its int64 gid) go to the rank holding their gid
+ * block [r bs, (r+1) bs); returns this rank's block, in gid order, every gid present once. */
+static char *to_blocks(MPI_Comm comm, const char *recs, int64_t n, size_t rec, int64_t N, int64_t *lo_out,
+                       int64_t *cnt_out, const char *what)
+{
+    int P = comm_size(comm), me = comm_rank(comm);
+    int64_t bs = block_size(N, P);
+    int *scount = xcalloc((size_t)P, sizeof *scount), *rcount = xcalloc((size_t)P, sizeof *rcount);
+    int *sdisp = xcalloc((size_t)P + 1, sizeof *sdisp), *rdisp = xcalloc((size_t)P + 1, sizeof *rdisp);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t gid;
+        memcpy(&gid, recs + (size_t)i * rec, sizeof gid);
+        scount[gid / bs]++;
+    }
+    for (int r = 0; r < P; r++)
+        sdisp[r + 1] = sdisp[r] + scount[r];
+    char *sbuf = xmalloc((size_t)(n ? n : 1) * rec);
+    int *fill = xmalloc((size_t)P * sizeof *fill);
+    memcpy(fill, sdisp, (size_t)P * sizeof *fill);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t gid;
+        memcpy(&gid, recs + (size_t)i * rec, sizeof gid);
+        memcpy(sbuf + (size_t)fill[gid / bs]++ * rec, recs + (size_t)i * rec, rec);
+    }
+    free(fill);
+    MPI_CHECK(MPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm));
+    for (int r = 0; r < P; r++)
+        rdisp[r + 1] = rdisp[r] + rcount[r];
+    int64_t lo = me * bs < N ? me * bs : N, hi = (me + 1) * bs < N ? (me + 1) * bs : N;
+    if (rdisp[P] != hi - lo)
+        hydro_fatal(comm, EXIT_RUNTIME, "internal error: %s block [%lld, %lld) receives %d items", what,
+                    (long long)lo, (long long)hi, rdisp[P]);
+    char *rbuf = xmalloc((size_t)(rdisp[P] ? rdisp[P] : 1) * rec);
+    MPI_Datatype t;
+    MPI_CHECK(MPI_Type_contiguous((int)rec, MPI_BYTE, &t));
+    MPI_CHECK(MPI_Type_commit(&t));
+    MPI_CHECK(MPI_Alltoallv(sbuf, scount, sdisp, t, rbuf, rcount, rdisp, t, comm));
+    MPI_CHECK(MPI_Type_free(&t));
+    /* gid order, each gid once */
+    char *block = xmalloc((size_t)(hi - lo ? hi - lo : 1) * rec);
+    char *seen = xcalloc((size_t)(hi - lo ? hi - lo : 1), 1);
+    for (int64_t i = 0; i < hi - lo; i++) {
+        int64_t gid;
+        memcpy(&gid, rbuf + (size_t)i * rec, sizeof gid);
+        if (gid < lo || gid >= hi || seen[gid - lo]++)
+            hydro_fatal(comm, EXIT_RUNTIME, "internal error: %s %lld sent to the block [%lld, %lld) twice or wrongly",
+                        what, (long long)gid, (long long)lo, (long long)hi);
+        memcpy(block + (size_t)(gid - lo) * rec, rbuf + (size_t)i * rec, rec);
+    }
+    free(seen);
+    free(rbuf);
+    free(sbuf);
+    free(scount);
+    free(rcount);
+    free(sdisp);
+    free(rdisp);
+    *lo_out = lo;
+    *cnt_out = hi - lo;
+    return block;
+}
+
+/* One dataset [N] (k = 0) or [N][k], this rank writing rows [lo, lo + cnt) collectively. */
+static hid_t write_rows(hid_t group, const char *name, hid_t ftype, hid_t mtype, int64_t N, int k, int64_t lo,
+                        int64_t cnt, const void *buf, hid_t dxpl, const char *path)
+{
+    int rank = k ? 2 : 1;
+    hsize_t dims[2] = {(hsize_t)N, (hsize_t)k}, start[2] = {(hsize_t)lo, 0}, count[2] = {(hsize_t)cnt, (hsize_t)k};
+    hid_t fspace = H5_CHECK(H5Screate_simple(rank, dims, NULL), path);
+    hid_t dset = H5_CHECK(H5Dcreate2(group, name, ftype, fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), path);
+    hid_t mspace;
+    static const double dummy = 0;
+    if (cnt > 0) {
+        H5_CHECK(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL), path);
+        mspace = H5_CHECK(H5Screate_simple(rank, count, NULL), path);
+    } else { /* owning nothing, this rank still takes part in the collective write */
+        H5_CHECK(H5Sselect_none(fspace), path);
+        hsize_t one = 1;
+        mspace = H5_CHECK(H5Screate_simple(1, &one, NULL), path);
+        H5_CHECK(H5Sselect_none(mspace), path);
+        buf = &dummy;
+    }
+    H5_CHECK(H5Dwrite(dset, mtype, mspace, fspace, dxpl, buf), path);
+    H5_CHECK(H5Sclose(mspace), path);
+    H5_CHECK(H5Sclose(fspace), path);
+    return dset;
+}
+
+/* Column of doubles at byte offset off, k per item, out of cnt records. */
+static double *column(const char *block, int64_t cnt, size_t rec, size_t off, int k)
+{
+    double *c = xmalloc((size_t)(cnt ? cnt : 1) * (size_t)k * sizeof *c);
+    for (int64_t i = 0; i < cnt; i++)
+        memcpy(c + (size_t)i * k, block + (size_t)i * rec + off, (size_t)k * sizeof *c);
+    return c;
+}
+
+static void write_vars(hid_t group, const struct registry *reg, enum var_center center, const char *block,
+                       int64_t N, int64_t lo, int64_t cnt, size_t rec, size_t off, hid_t dxpl, const char *path)
+{
+    for (int v = 0; v < reg->n; v++) {
+        const struct var *var = &reg->v[v];
+        if (var->center != center || !(var->flags & VAR_CHECKPOINT))
+            continue;
+        double *c = column(block, cnt, rec, off, var->ncomp);
+        hid_t d = write_rows(group, var->name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, N, var->ncomp > 1 ? var->ncomp : 0,
+                             lo, cnt, c, dxpl, path);
+        h5_attr_string(d, "unit", var->unit, path);
+        h5_attr_string(d, "centering", center == VAR_CELL ? "cell" : "node", path);
+        H5_CHECK(H5Dclose(d), path);
+        free(c);
+        off += (size_t)var->ncomp * sizeof(double);
+    }
+}
+
+static size_t vars_width(const struct registry *reg, enum var_center center)
+{
+    size_t w = 0;
+    for (int v = 0; v < reg->n; v++)
+        if (reg->v[v].center == center && (reg->v[v].flags & VAR_CHECKPOINT))
+            w += (size_t)reg->v[v].ncomp * sizeof(double);
+    return w;
+}
+
+static void pack_vars(const struct registry *reg, enum var_center center, int32_t item, char *dst)
+{
+    for (int v = 0; v < reg->n; v++) {
+        const struct var *var = &reg->v[v];
+        if (var->center != center || !(var->flags & VAR_CHECKPOINT))
+            continue;
+        memcpy(dst, var->data + (size_t)item * var->ncomp, (size_t)var->ncomp * sizeof(double));
+        dst += (size_t)var->ncomp * sizeof(double);
+    }
+}
+
+static void fsync_path(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+/* Rank 0: drop this run's dumps beyond keep, oldest first. */
+static void apply_keep(struct checkpointer *cp)
+{
+    while (cp->keep > 0 && cp->nwritten > cp->keep) {
+        char path[8192];
+        snprintf(path, sizeof path, "%s/hydro_%06ld.h5", cp->dir, cp->written[0]);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/hydro_%06ld.xmf", cp->dir, cp->written[0]);
+        unlink(path);
+        memmove(cp->written, cp->written + 1, (size_t)(cp->nwritten - 1) * sizeof *cp->written);
+        cp->nwritten--;
+    }
+}
+
+int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct registry *reg,
+                     const struct dump_meta *meta, struct dump_report *rep, char *err, size_t errlen)
+{
+    MPI_Comm comm = cp->comm;
+    const int me = comm_rank(comm), P = comm_size(comm);
+    const int nv = m->el->nnodes, nf = m->el->nfaces;
+    double t0 = comm_wtime();
+    err[0] = '\0';
+    char tmp[8192], final[8192];
+    snprintf(final, sizeof final, "%s/hydro_%06ld.h5", cp->dir, meta->cycle);
+    snprintf(tmp, sizeof tmp, "%s/.hydro_%06ld.h5.tmp", cp->dir, meta->cycle);
+
+    /* cell records: gid, node gids, face tags, owner rank, checkpointed cell variables */
+    const size_t c_nodes = 8, c_tags = c_nodes + 8 * (size_t)nv, c_rank = c_tags + 4 * (size_t)nf,
+                 c_vars = c_rank + 4, c_rec = c_vars + vars_width(reg, VAR_CELL);
+    char *recs = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * c_rec);
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        char *r = recs + (size_t)c * c_rec;
+        memcpy(r, &m->cell_gid[c], 8);
+        for (int k = 0; k < nv; k++)
+            memcpy(r + c_nodes + 8 * (size_t)k, &m->node_gid[m->cell_nodes[(size_t)c * nv + k]], 8);
+        memcpy(r + c_tags, m->cell_face_tag + (size_t)c * nf, 4 * (size_t)nf);
+        memcpy(r + c_rank, &me, 4);
+        pack_vars(reg, VAR_CELL, c, r + c_vars);
+    }
+    int64_t clo, ccnt;
+    char *cblock = to_blocks(comm, recs, m->ncells_owned, c_rec, m->global_ncells, &clo, &ccnt, "cell");
+    free(recs);
+
+    /* node records: gid, coordinates, checkpointed node variables */
+    const size_t n_xyz = 8, n_vars = n_xyz + 24, n_rec = n_vars + vars_width(reg, VAR_NODE);
+    recs = xmalloc((size_t)(m->nnodes_owned ? m->nnodes_owned : 1) * n_rec);
+    for (int32_t i = 0; i < m->nnodes_owned; i++) {
+        char *r = recs + (size_t)i * n_rec;
+        memcpy(r, &m->node_gid[i], 8);
+        memcpy(r + n_xyz, m->node_xyz + 3 * (size_t)i, 24);
+        pack_vars(reg, VAR_NODE, i, r + n_vars);
+    }
+    int64_t nlo, ncnt;
+    char *nblock = to_blocks(comm, recs, m->nnodes_owned, n_rec, m->global_nnodes, &nlo, &ncnt, "node");
+    free(recs);
+
+    /* the file, collectively */
+    hid_t fapl = H5_CHECK(H5Pcreate(H5P_FILE_ACCESS), tmp);
+    H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), tmp);
+    H5_CHECK(H5Pset_all_coll_metadata_ops(fapl, 1), tmp);
+    H5_CHECK(H5Pset_coll_metadata_write(fapl, 1), tmp);
+    hid_t file = H5_CHECK(H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl), tmp);
+    H5_CHECK(H5Pclose(fapl), tmp);
+    hid_t dxpl = H5_CHECK(H5Pcreate(H5P_DATASET_XFER), tmp);
+    H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), tmp);
+
+    h5_attr_string(file, "format", CHECKPOINT_FORMAT, tmp);
+    h5_attr_i32(file, "format_version", CHECKPOINT_FORMAT_VERSION, tmp);
+    h5_attr_double(file, "time", meta->time, tmp);
+    h5_attr_i64(file, "cycle", meta->cycle, tmp);
+    h5_attr_double(file, "dt", meta->dt, tmp);
+    h5_attr_i32(file, "dim", m->el->dim, tmp);
+    h5_attr_i32(file, "nranks_written", P, tmp);
+    h5_attr_string(file, "code_version", meta->code_version, tmp);
+    h5_attr_string(file, "deck", meta->deck_text, tmp);
+
+    hid_t gmesh = H5_CHECK(H5Gcreate2(file, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
+    double *xyz = column(nblock, ncnt, n_rec, n_xyz, 3);
+    hid_t d = write_rows(gmesh, "node_coords", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, m->global_nnodes, 3, nlo, ncnt, xyz,
+                         dxpl, tmp);
+    h5_attr_string(d, "unit", "length", tmp);
+    H5_CHECK(H5Dclose(d), tmp);
+    free(xyz);
+    int64_t *cn = xmalloc((size_t)(ccnt ? ccnt : 1) * nv * sizeof *cn);
+    int32_t *tags = xmalloc((size_t)(ccnt ? ccnt : 1) * nf * sizeof *tags);
+    int32_t *rank = xmalloc((size_t)(ccnt ? ccnt : 1) * sizeof *rank);
+    for (int64_t i = 0; i < ccnt; i++) {
+        const char *r = cblock + (size_t)i * c_rec;
+        memcpy(cn + i * nv, r + c_nodes, 8 * (size_t)nv);
+        memcpy(tags + i * nf, r + c_tags, 4 * (size_t)nf);
+        memcpy(rank + i, r + c_rank, 4);
+    }
+    d = write_rows(gmesh, "cell_nodes", H5T_STD_I64LE, H5T_NATIVE_INT64, m->global_ncells, nv, clo, ccnt, cn, dxpl, tmp);
+    H5_CHECK(H5Dclose(d), tmp);
+    d = write_rows(gmesh, "cell_face_tags", H5T_STD_I32LE, H5T_NATIVE_INT32, m->global_ncells, nf, clo, ccnt, tags, dxpl,
+                   tmp);
+    H5_CHECK(H5Dclose(d), tmp);
+    H5_CHECK(H5Gclose(gmesh), tmp);
+
+    hid_t gcells = H5_CHECK(H5Gcreate2(file, "cells", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
+    d = write_rows(gcells, "rank", H5T_STD_I32LE, H5T_NATIVE_INT32, m->global_ncells, 0, clo, ccnt, rank, dxpl, tmp);
+    h5_attr_string(d, "centering", "cell", tmp);
+    H5_CHECK(H5Dclose(d), tmp);
+    write_vars(gcells, reg, VAR_CELL, cblock, m->global_ncells, clo, ccnt, c_rec, c_vars, dxpl, tmp);
+    H5_CHECK(H5Gclose(gcells), tmp);
+    hid_t gnodes = H5_CHECK(H5Gcreate2(file, "nodes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
+    write_vars(gnodes, reg, VAR_NODE, nblock, m->global_nnodes, nlo, ncnt, n_rec, n_vars, dxpl, tmp);
+    H5_CHECK(H5Gclose(gnodes), tmp);
+    H5_CHECK(H5Pclose(dxpl), tmp);
+    H5_CHECK(H5Fclose(file), tmp); /* collective: every rank's data is in the file after this */
+    free(cn);
+    free(tags);
+    free(rank);
+    free(cblock);
+    free(nblock);
+
+    /* publish: rename is atomic, so hydro_*.h5 is always a complete file */
+    int ok = 1;
+    if (me == 0) {
+        fsync_path(tmp);
+        if (rename(tmp, final)) {
+            snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, final, strerror(errno));
+            unlink(tmp);
+            ok = 0;
+        } else {
+            fsync_path(cp->dir);
+            cp->written = xrealloc(cp->written, (size_t)(cp->nwritten + 1) * sizeof *cp->written);
+            cp->written[cp->nwritten++] = meta->cycle;
+            apply_keep(cp);
+            if (xdmf_write_dump(cp->dir, meta->cycle, meta->time, m->el->dim, m->global_ncells, m->global_nnodes,
+                                reg, err, errlen) ||
+                xdmf_write_collection(cp->dir, err, errlen))
+                ok = 0;
+        }
+        struct stat st;
+        rep->bytes = ok && !stat(final, &st) ? (double)st.st_size : 0;
+    }
+    comm_bcast_int(comm, &ok, 0);
+    comm_bcast_bytes(comm, &rep->bytes, sizeof rep->bytes, 0);
+    snprintf(rep->path, sizeof rep->path, "%s", final);
+    rep->seconds = comm_wtime() - t0;
+    return ok ? 0 : -1;
+}

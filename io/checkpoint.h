@@ -1,0 +1,43 @@
+/* HDF5 dumps: one file per dump, written collectively, ordered by global id, with XDMF sidecars. */
+#ifndef HYDRO_CHECKPOINT_H
+#define HYDRO_CHECKPOINT_H
+
+#include <stddef.h>
+#include <mpi.h>
+
+#include "mesh.h"
+#include "vars.h"
+
+/* Layout version of the files; restart refuses other versions. */
+enum { CHECKPOINT_FORMAT_VERSION = 1 };
+#define CHECKPOINT_FORMAT "hydro-checkpoint"
+
+/* The time-stepping state written as root attributes. */
+struct dump_meta {
+    long cycle;
+    double time, dt;
+    const char *deck_text;    /* the resolved deck */
+    const char *code_version; /* "hydro X.Y.Z (revision)" */
+};
+
+struct dump_report {
+    char path[8192];
+    double bytes, seconds;
+};
+
+struct checkpointer;
+
+/* Collective. Creates the directory if needed (rank 0) and removes temporary files that an
+ * interrupted run left. keep: how many of this run's dumps to keep (0: all). Returns NULL on
+ * every rank on failure, with the reason in err on rank 0. */
+struct checkpointer *checkpointer_create(MPI_Comm comm, const char *dir, long keep, char *err, size_t errlen);
+void checkpointer_destroy(struct checkpointer *cp);
+
+/* Collective. Writes <dir>/hydro_<cycle 6 digits>.h5 under a temporary name, closes it and
+ * renames it, writes its .xmf and the run's hydro.xmf, and removes dumps beyond keep.
+ * HDF5 failures end the job (exit 1); a failed rename returns -1 on every rank with the
+ * reason in err on rank 0. */
+int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct registry *reg,
+                     const struct dump_meta *meta, struct dump_report *rep, char *err, size_t errlen);
+
+#endif

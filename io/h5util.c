@@ -1,0 +1,142 @@
+/* HDF5 helpers (see h5util.h). */
+#include "h5util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+void h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+
+struct walk {
+    char first[256], last[256];
+    int n;
+};
+
+static herr_t walk_cb(unsigned n, const H5E_error2_t *e, void *data)
+{
+    struct walk *w = data;
+    char *dst = n == 0 ? w->first : w->last;
+    snprintf(dst, sizeof w->first, "%s(): %s", e->func_name ? e->func_name : "?", e->desc ? e->desc : "?");
+    w->n++;
+    return 0;
+}
+
+void h5_error_summary(char *out, size_t n)
+{
+    struct walk w = {.n = 0};
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, walk_cb, &w);
+    if (w.n == 0)
+        snprintf(out, n, "no HDF5 error stack");
+    else if (w.n == 1)
+        snprintf(out, n, "%s", w.first);
+    else
+        snprintf(out, n, "%s ... %s", w.first, w.last);
+}
+
+int64_t h5_check_at(int64_t rc, const char *call, const char *path, const char *file, int line)
+{
+    if (rc >= 0)
+        return rc;
+    char summary[600];
+    h5_error_summary(summary, sizeof summary);
+    hydro_fatal_at(MPI_COMM_WORLD, EXIT_RUNTIME, file, line, "%s: %s failed: %s", path, call, summary);
+}
+
+static void attr_write(hid_t obj, const char *name, hid_t ftype, hid_t mtype, const void *v, const char *path)
+{
+    hid_t space = H5_CHECK(H5Screate(H5S_SCALAR), path);
+    hid_t a = H5_CHECK(H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT), path);
+    H5_CHECK(H5Awrite(a, mtype, v), path);
+    H5_CHECK(H5Aclose(a), path);
+    H5_CHECK(H5Sclose(space), path);
+}
+
+void h5_attr_double(hid_t obj, const char *name, double v, const char *path)
+{
+    attr_write(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v, path);
+}
+
+void h5_attr_i64(hid_t obj, const char *name, int64_t v, const char *path)
+{
+    attr_write(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, path);
+}
+
+void h5_attr_i32(hid_t obj, const char *name, int32_t v, const char *path)
+{
+    attr_write(obj, name, H5T_STD_I32LE, H5T_NATIVE_INT32, &v, path);
+}
+
+void h5_attr_string(hid_t obj, const char *name, const char *v, const char *path)
+{
+    hid_t t = H5_CHECK(H5Tcopy(H5T_C_S1), path);
+    H5_CHECK(H5Tset_size(t, strlen(v) + 1), path);
+    H5_CHECK(H5Tset_strpad(t, H5T_STR_NULLTERM), path);
+    attr_write(obj, name, t, t, v, path);
+    H5_CHECK(H5Tclose(t), path);
+}
+
+/* Open attribute name if it exists with the given type class, else -1 (no error printed). */
+static hid_t attr_open(hid_t obj, const char *name, H5T_class_t cls)
+{
+    if (H5Aexists(obj, name) <= 0)
+        return -1;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    if (a < 0)
+        return -1;
+    hid_t t = H5Aget_type(a), s = H5Aget_space(a);
+    int ok = t >= 0 && s >= 0 && H5Tget_class(t) == cls && H5Sget_simple_extent_type(s) == H5S_SCALAR;
+    if (t >= 0)
+        H5Tclose(t);
+    if (s >= 0)
+        H5Sclose(s);
+    if (!ok) {
+        H5Aclose(a);
+        return -1;
+    }
+    return a;
+}
+
+int h5_read_attr_double(hid_t obj, const char *name, double *v)
+{
+    hid_t a = attr_open(obj, name, H5T_FLOAT);
+    if (a < 0)
+        return -1;
+    int rc = H5Aread(a, H5T_NATIVE_DOUBLE, v) < 0 ? -1 : 0;
+    H5Aclose(a);
+    return rc;
+}
+
+int h5_read_attr_i64(hid_t obj, const char *name, int64_t *v)
+{
+    hid_t a = attr_open(obj, name, H5T_INTEGER);
+    if (a < 0)
+        return -1;
+    int rc = H5Aread(a, H5T_NATIVE_INT64, v) < 0 ? -1 : 0;
+    H5Aclose(a);
+    return rc;
+}
+
+char *h5_read_attr_string(hid_t obj, const char *name)
+{
+    hid_t a = attr_open(obj, name, H5T_STRING);
+    if (a < 0)
+        return NULL;
+    hid_t t = H5Aget_type(a);
+    char *s = NULL;
+    if (t >= 0 && H5Tis_variable_str(t) == 0) {
+        size_t n = H5Tget_size(t);
+        if (n > 0 && n < (1u << 24)) {
+            s = calloc(n + 1, 1);
+            if (s && H5Aread(a, t, s) < 0) {
+                free(s);
+                s = NULL;
+            }
+        }
+    }
+    if (t >= 0)
+        H5Tclose(t);
+    H5Aclose(a);
+    return s;
+}

@@ -1,0 +1,32 @@
+/* HDF5 helpers: every call checked (path + HDF5 error stack summary), small attribute I/O. */
+#ifndef HYDRO_H5UTIL_H
+#define HYDRO_H5UTIL_H
+
+#include <hdf5.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Silence HDF5's own error printing: failures are reported once, by the check below. */
+void h5_quiet(void);
+
+/* The current HDF5 error stack in one line (outermost and innermost causes). */
+void h5_error_summary(char *out, size_t n);
+
+/* A negative HDF5 result ends the job (exit 1, MPI_Abort) naming the call, the file and
+ * the HDF5 error stack. Used where every rank takes part, so no rank is left waiting. */
+int64_t h5_check_at(int64_t rc, const char *call, const char *path, const char *file, int line);
+#define H5_CHECK(call, path) h5_check_at((int64_t)(call), #call, (path), __FILE__, __LINE__)
+
+/* Scalar and string attributes on an object (collective in a parallel file). */
+void h5_attr_double(hid_t obj, const char *name, double v, const char *path);
+void h5_attr_i64(hid_t obj, const char *name, int64_t v, const char *path);
+void h5_attr_i32(hid_t obj, const char *name, int32_t v, const char *path);
+void h5_attr_string(hid_t obj, const char *name, const char *v, const char *path);
+
+/* Reading attributes back, for validation: 0 on success, -1 when absent or of another kind. */
+int h5_read_attr_double(hid_t obj, const char *name, double *v);
+int h5_read_attr_i64(hid_t obj, const char *name, int64_t *v);
+/* malloc'd string, NULL when absent or not a string */
+char *h5_read_attr_string(hid_t obj, const char *name);
+
+#endif

@@ -1,0 +1,457 @@
+/* Restart from an HDF5 dump (see restart.h). Every rank reads one block of global ids of each
+ * dataset; items then travel to the ranks that hold them with sparse exchanges. */
+#include "restart.h"
+
+#include <errno.h>
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "checkpoint.h"
+#include "comm.h"
+#include "h5util.h"
+#include "idmap.h"
+
+static int64_t block_size(int64_t n, int P)
+{
+    int64_t b = (n + P - 1) / P;
+    return b > 0 ? b : 1;
+}
+
+/* Type class and dimensions of a dataset; -1 when absent or unreadable. */
+static int dataset_shape(hid_t file, const char *name, H5T_class_t *cls, int *rank, hsize_t dims[2])
+{
+    if (H5Lexists(file, name, H5P_DEFAULT) <= 0)
+        return -1;
+    hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
+    if (d < 0)
+        return -1;
+    hid_t t = H5Dget_type(d), s = H5Dget_space(d);
+    int rc = -1;
+    if (t >= 0 && s >= 0) {
+        *cls = H5Tget_class(t);
+        *rank = H5Sget_simple_extent_ndims(s);
+        if (*rank >= 1 && *rank <= 2) {
+            H5Sget_simple_extent_dims(s, dims, NULL);
+            if (*rank == 1)
+                dims[1] = 0;
+            rc = 0;
+        }
+    }
+    if (t >= 0)
+        H5Tclose(t);
+    if (s >= 0)
+        H5Sclose(s);
+    H5Dclose(d);
+    return rc;
+}
+
+/* "" when the dataset is there with that class and shape (cols 0: one-dimensional). */
+static int check_dataset(hid_t file, const char *name, H5T_class_t want, int64_t rows, int cols, const char *path,
+                         char *err, size_t errlen)
+{
+    H5T_class_t cls;
+    int rank;
+    hsize_t dims[2];
+    if (dataset_shape(file, name, &cls, &rank, dims)) {
+        snprintf(err, errlen, "%s: lacks dataset %s", path, name);
+        return -1;
+    }
+    if (cls != want || (int64_t)dims[0] != rows || (cols ? rank != 2 || (int)dims[1] != cols : rank != 1)) {
+        char shape[64];
+        if (cols)
+            snprintf(shape, sizeof shape, "[%lld][%d]", (long long)rows, cols);
+        else
+            snprintf(shape, sizeof shape, "[%lld]", (long long)rows);
+        snprintf(err, errlen, "%s: dataset %s has the wrong type or size (expected %s %s)", path, name,
+                 want == H5T_FLOAT ? "float" : "integer", shape);
+        return -1;
+    }
+    return 0;
+}
+
+struct scan {
+    hid_t group;
+    enum var_center center;
+    int64_t rows;
+    const char *gname, *path;
+    struct restart_file *rf;
+    char *err;
+    size_t errlen;
+    int bad;
+};
+
+static herr_t scan_var(hid_t group, const char *name, const H5L_info_t *info, void *data)
+{
+    (void)info;
+    struct scan *s = data;
+    if (s->center == VAR_CELL && !strcmp(name, "rank"))
+        return 0;
+    char full[256];
+    snprintf(full, sizeof full, "/%s/%s", s->gname, name);
+    H5T_class_t cls;
+    int rank;
+    hsize_t dims[2];
+    if (strlen(name) >= sizeof s->rf->vars[0].name || dataset_shape(group, name, &cls, &rank, dims) ||
+        cls != H5T_FLOAT || (rank == 2 && (dims[1] < 1 || dims[1] > 4096))) {
+        snprintf(s->err, s->errlen, "%s: %s is not a float dataset [n] or [n][k]", s->path, full);
+        s->bad = 1;
+        return 1;
+    }
+    if ((int64_t)dims[0] != s->rows) {
+        snprintf(s->err, s->errlen, "%s: %s has %lld rows but the mesh has %lld %s", s->path, full,
+                 (long long)dims[0], (long long)s->rows, s->center == VAR_CELL ? "cells" : "nodes");
+        s->bad = 1;
+        return 1;
+    }
+    struct restart_file *rf = s->rf;
+    rf->vars = xrealloc(rf->vars, (size_t)(rf->nvars + 1) * sizeof *rf->vars);
+    struct restart_var *v = &rf->vars[rf->nvars++];
+    snprintf(v->name, sizeof v->name, "%s", name);
+    v->center = s->center;
+    v->ncomp = rank == 2 ? (int)dims[1] : 1;
+    return 0;
+}
+
+/* Rank 0: everything a restart relies on, before any rank reads in parallel. */
+static int validate(const char *path, struct restart_file *rf, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(path, &st)) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", path);
+        return -1;
+    }
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) {
+        char summary[600];
+        h5_error_summary(summary, sizeof summary);
+        snprintf(err, errlen, "%s: not a readable HDF5 file (%s)", path, summary);
+        return -1;
+    }
+    int rc = -1;
+    char *format = h5_read_attr_string(file, "format");
+    int64_t version = 0, cycle = 0, dim = 0, nranks = 0;
+    if (!format || strcmp(format, CHECKPOINT_FORMAT)) {
+        snprintf(err, errlen, "%s: not a hydro checkpoint (no format = \"%s\" attribute)", path, CHECKPOINT_FORMAT);
+    } else if (h5_read_attr_i64(file, "format_version", &version) || version != CHECKPOINT_FORMAT_VERSION) {
+        snprintf(err, errlen, "%s: checkpoint format version %lld, this hydro reads version %d", path,
+                 (long long)version, CHECKPOINT_FORMAT_VERSION);
+    } else if (h5_read_attr_i64(file, "cycle", &cycle) || h5_read_attr_double(file, "time", &rf->time) ||
+               h5_read_attr_double(file, "dt", &rf->dt) || h5_read_attr_i64(file, "dim", &dim) ||
+               h5_read_attr_i64(file, "nranks_written", &nranks) || !(rf->deck_text = h5_read_attr_string(file, "deck"))) {
+        snprintf(err, errlen, "%s: a root attribute (cycle, time, dt, dim, nranks_written or deck) is missing or "
+                 "of the wrong type", path);
+    } else if (dim != 2 && dim != 3) {
+        snprintf(err, errlen, "%s: dim = %lld", path, (long long)dim);
+    } else {
+        rf->cycle = (long)cycle;
+        rf->dim = (int)dim;
+        rf->nranks_written = (int)nranks;
+        int nv = dim == 2 ? 4 : 8, nf = dim == 2 ? 4 : 6;
+        H5T_class_t cls;
+        int rank;
+        hsize_t dims[2];
+        if (dataset_shape(file, "/mesh/node_coords", &cls, &rank, dims)) {
+            snprintf(err, errlen, "%s: lacks dataset /mesh/node_coords", path);
+        } else if (dataset_shape(file, "/mesh/cell_nodes", &cls, &rank, dims)) {
+            snprintf(err, errlen, "%s: lacks dataset /mesh/cell_nodes", path);
+        } else {
+            rf->ncells = (int64_t)dims[0];
+            dataset_shape(file, "/mesh/node_coords", &cls, &rank, dims);
+            rf->nnodes = (int64_t)dims[0];
+            if (!check_dataset(file, "/mesh/node_coords", H5T_FLOAT, rf->nnodes, 3, path, err, errlen) &&
+                !check_dataset(file, "/mesh/cell_nodes", H5T_INTEGER, rf->ncells, nv, path, err, errlen) &&
+                !check_dataset(file, "/mesh/cell_face_tags", H5T_INTEGER, rf->ncells, nf, path, err, errlen) &&
+                !check_dataset(file, "/cells/rank", H5T_INTEGER, rf->ncells, 0, path, err, errlen)) {
+                rc = 0;
+                for (int c = 0; c < 2 && rc == 0; c++) {
+                    struct scan s = {.center = c == 0 ? VAR_CELL : VAR_NODE,
+                                     .rows = c == 0 ? rf->ncells : rf->nnodes,
+                                     .gname = c == 0 ? "cells" : "nodes",
+                                     .path = path,
+                                     .rf = rf,
+                                     .err = err,
+                                     .errlen = errlen};
+                    if (H5Lexists(file, s.gname, H5P_DEFAULT) <= 0) {
+                        snprintf(err, errlen, "%s: lacks group /%s", path, s.gname);
+                        rc = -1;
+                        break;
+                    }
+                    hid_t g = H5Gopen2(file, s.gname, H5P_DEFAULT);
+                    if (g < 0 || H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, scan_var, &s) < 0 || s.bad) {
+                        if (!s.bad)
+                            snprintf(err, errlen, "%s: cannot read group /%s", path, s.gname);
+                        rc = -1;
+                    }
+                    if (g >= 0)
+                        H5Gclose(g);
+                }
+            }
+        }
+    }
+    free(format);
+    H5Fclose(file);
+    return rc;
+}
+
+int restart_open(MPI_Comm comm, const char *path, struct restart_file *rf, char *err, size_t errlen)
+{
+    memset(rf, 0, sizeof *rf);
+    snprintf(rf->path, sizeof rf->path, "%s", path);
+    err[0] = '\0';
+    h5_quiet();
+    int ok = 1;
+    if (comm_rank(comm) == 0)
+        ok = validate(path, rf, err, errlen) == 0;
+    comm_bcast_int(comm, &ok, 0);
+    if (!ok) {
+        restart_close(rf);
+        return -1;
+    }
+    /* the scalars and the variable list, then the deck text */
+    struct {
+        long cycle;
+        double time, dt;
+        int dim, nranks_written, nvars;
+        int64_t ncells, nnodes;
+    } head = {rf->cycle, rf->time, rf->dt, rf->dim, rf->nranks_written, rf->nvars, rf->ncells, rf->nnodes};
+    comm_bcast_bytes(comm, &head, sizeof head, 0);
+    rf->cycle = head.cycle;
+    rf->time = head.time;
+    rf->dt = head.dt;
+    rf->dim = head.dim;
+    rf->nranks_written = head.nranks_written;
+    rf->ncells = head.ncells;
+    rf->nnodes = head.nnodes;
+    if (comm_rank(comm) != 0)
+        rf->vars = xmalloc((size_t)(head.nvars ? head.nvars : 1) * sizeof *rf->vars);
+    rf->nvars = head.nvars;
+    comm_bcast_bytes(comm, rf->vars, (size_t)rf->nvars * sizeof *rf->vars, 0);
+    char *text = comm_bcast_text(comm, rf->deck_text, 0);
+    free(rf->deck_text);
+    rf->deck_text = text;
+    return 0;
+}
+
+void restart_close(struct restart_file *rf)
+{
+    free(rf->deck_text);
+    free(rf->vars);
+    rf->deck_text = NULL;
+    rf->vars = NULL;
+}
+
+/* Collective parallel open for reading. */
+static hid_t open_parallel(MPI_Comm comm, const char *path)
+{
+    hid_t fapl = H5_CHECK(H5Pcreate(H5P_FILE_ACCESS), path);
+    H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), path);
+    H5_CHECK(H5Pset_all_coll_metadata_ops(fapl, 1), path);
+    hid_t file = H5_CHECK(H5Fopen(path, H5F_ACC_RDONLY, fapl), path);
+    H5_CHECK(H5Pclose(fapl), path);
+    return file;
+}
+
+/* Rows [lo, lo + cnt) of dataset name (cols 0: one-dimensional), collectively. */
+static void read_rows(hid_t file, const char *name, hid_t mtype, int64_t lo, int64_t cnt, int cols, void *buf,
+                      const char *path)
+{
+    hid_t d = H5_CHECK(H5Dopen2(file, name, H5P_DEFAULT), path);
+    hid_t fspace = H5_CHECK(H5Dget_space(d), path);
+    int rank = cols ? 2 : 1;
+    hsize_t start[2] = {(hsize_t)lo, 0}, count[2] = {(hsize_t)cnt, (hsize_t)cols};
+    hid_t mspace;
+    static double dummy;
+    if (cnt > 0) {
+        H5_CHECK(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL), path);
+        mspace = H5_CHECK(H5Screate_simple(rank, count, NULL), path);
+    } else {
+        H5_CHECK(H5Sselect_none(fspace), path);
+        hsize_t one = 1;
+        mspace = H5_CHECK(H5Screate_simple(1, &one, NULL), path);
+        H5_CHECK(H5Sselect_none(mspace), path);
+        buf = &dummy;
+    }
+    hid_t dxpl = H5_CHECK(H5Pcreate(H5P_DATASET_XFER), path);
+    H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), path);
+    H5_CHECK(H5Dread(d, mtype, mspace, fspace, dxpl, buf), path);
+    H5_CHECK(H5Pclose(dxpl), path);
+    H5_CHECK(H5Sclose(mspace), path);
+    H5_CHECK(H5Sclose(fspace), path);
+    H5_CHECK(H5Dclose(d), path);
+}
+
+static void block_of(int64_t n, MPI_Comm comm, int64_t *lo, int64_t *cnt)
+{
+    int P = comm_size(comm), me = comm_rank(comm);
+    int64_t bs = block_size(n, P);
+    int64_t a = me * bs < n ? me * bs : n, b = (me + 1) * bs < n ? (me + 1) * bs : n;
+    *lo = a;
+    *cnt = b - a;
+}
+
+void restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cellset *block)
+{
+    const struct element *el = element_of_dim(rf->dim);
+    const int nv = el->nnodes, nf = el->nfaces, P = comm_size(comm);
+    hid_t file = open_parallel(comm, rf->path);
+    int64_t clo, ccnt, nlo, ncnt;
+    block_of(rf->ncells, comm, &clo, &ccnt);
+    block_of(rf->nnodes, comm, &nlo, &ncnt);
+    int64_t *nodes = xmalloc((size_t)(ccnt ? ccnt : 1) * nv * sizeof *nodes);
+    int32_t *tags = xmalloc((size_t)(ccnt ? ccnt : 1) * nf * sizeof *tags);
+    double *xyz = xmalloc((size_t)(ncnt ? ncnt : 1) * 3 * sizeof *xyz);
+    read_rows(file, "/mesh/cell_nodes", H5T_NATIVE_INT64, clo, ccnt, nv, nodes, rf->path);
+    read_rows(file, "/mesh/cell_face_tags", H5T_NATIVE_INT32, clo, ccnt, nf, tags, rf->path);
+    read_rows(file, "/mesh/node_coords", H5T_NATIVE_DOUBLE, nlo, ncnt, 3, xyz, rf->path);
+    H5_CHECK(H5Fclose(file), rf->path);
+
+    /* coordinates of our cells' nodes, from the ranks holding their node blocks */
+    int64_t nbs = block_size(rf->nnodes, P);
+    struct outbox out;
+    outbox_init(&out, comm);
+    struct idmap asked;
+    idmap_init(&asked, (size_t)ccnt * 2);
+    for (int64_t i = 0; i < ccnt * nv; i++) {
+        if (nodes[i] < 0 || nodes[i] >= rf->nnodes)
+            hydro_fatal(comm, EXIT_BADINPUT, "%s: cell %lld uses node %lld, outside [0, %lld)", rf->path,
+                        (long long)(clo + i / nv), (long long)nodes[i], (long long)rf->nnodes);
+        if (idmap_put(&asked, nodes[i], 0))
+            buf_put_i64(&out.to[nodes[i] / nbs], nodes[i]);
+    }
+    idmap_free(&asked);
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    for (int i = 0; i < in.n; i++)
+        while (!buf_done(&in.msg[i])) {
+            int64_t g = buf_get_i64(&in.msg[i]);
+            buf_put_i64(&out.to[in.src[i]], g);
+            buf_put(&out.to[in.src[i]], xyz + 3 * (g - nlo), 3 * sizeof(double));
+        }
+    inbox_free(&in);
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    for (int i = 0; i < in.n; i++)
+        while (!buf_done(&in.msg[i])) {
+            double x[3];
+            int64_t g = buf_get_i64(&in.msg[i]);
+            buf_get(&in.msg[i], x, sizeof x);
+            cellset_add_node(block, g, x);
+        }
+    inbox_free(&in);
+    for (int64_t i = 0; i < ccnt; i++)
+        cellset_add_cell(block, clo + i, nodes + i * nv, tags + i * nf);
+    free(nodes);
+    free(tags);
+    free(xyz);
+}
+
+/* Rows of every checkpointed variable of one centering, for this rank's block, as records. */
+static double *read_var_block(hid_t file, const struct registry *reg, enum var_center center, int64_t lo,
+                              int64_t cnt, int width, const char *path)
+{
+    double *rec = xmalloc((size_t)(cnt ? cnt : 1) * (size_t)(width ? width : 1) * sizeof *rec);
+    int off = 0;
+    for (int v = 0; v < reg->n; v++) {
+        const struct var *var = &reg->v[v];
+        if (var->center != center || !(var->flags & VAR_CHECKPOINT))
+            continue;
+        double *col = xmalloc((size_t)(cnt ? cnt : 1) * var->ncomp * sizeof *col);
+        char name[128];
+        snprintf(name, sizeof name, "/%s/%s", center == VAR_CELL ? "cells" : "nodes", var->name);
+        read_rows(file, name, H5T_NATIVE_DOUBLE, lo, cnt, var->ncomp > 1 ? var->ncomp : 0, col, path);
+        for (int64_t i = 0; i < cnt; i++)
+            memcpy(rec + (size_t)i * width + off, col + (size_t)i * var->ncomp, (size_t)var->ncomp * sizeof *col);
+        free(col);
+        off += var->ncomp;
+    }
+    return rec;
+}
+
+/* Send every local item's gid to its block holder, get back its record, scatter it into reg. */
+static void fetch_records(MPI_Comm comm, struct registry *reg, enum var_center center, const int64_t *gid, int32_t n,
+                          int64_t N, int64_t lo, const double *block, int width)
+{
+    if (width == 0)
+        return; /* nothing checkpointed on these items */
+    int64_t bs = block_size(N, comm_size(comm));
+    struct outbox out;
+    outbox_init(&out, comm);
+    for (int32_t i = 0; i < n; i++)
+        buf_put_i64(&out.to[gid[i] / bs], gid[i]);
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    for (int k = 0; k < in.n; k++)
+        while (!buf_done(&in.msg[k])) {
+            int64_t g = buf_get_i64(&in.msg[k]);
+            buf_put(&out.to[in.src[k]], block + (size_t)(g - lo) * width, (size_t)width * sizeof(double));
+        }
+    inbox_free(&in);
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    /* replies come per block holder in our request order: walk our items in the same order */
+    int *slot = xmalloc((size_t)comm_size(comm) * sizeof *slot);
+    for (int r = 0; r < comm_size(comm); r++)
+        slot[r] = -1;
+    for (int k = 0; k < in.n; k++)
+        slot[in.src[k]] = k;
+    double *rec = xmalloc((size_t)(width ? width : 1) * sizeof *rec);
+    for (int32_t i = 0; i < n; i++) {
+        int r = (int)(gid[i] / bs);
+        buf_get(&in.msg[slot[r]], rec, (size_t)width * sizeof *rec);
+        int off = 0;
+        for (int v = 0; v < reg->n; v++) {
+            struct var *var = &reg->v[v];
+            if (var->center != center || !(var->flags & VAR_CHECKPOINT))
+                continue;
+            memcpy(var->data + (size_t)i * var->ncomp, rec + off, (size_t)var->ncomp * sizeof *rec);
+            off += var->ncomp;
+        }
+    }
+    free(rec);
+    free(slot);
+    inbox_free(&in);
+}
+
+int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct mesh *m, struct registry *reg,
+                      char *err, size_t errlen)
+{
+    err[0] = '\0';
+    int width[2] = {0, 0};
+    for (int v = 0; v < reg->n; v++) {
+        const struct var *var = &reg->v[v];
+        if (!(var->flags & VAR_CHECKPOINT))
+            continue;
+        const struct restart_var *found = NULL;
+        for (int k = 0; k < rf->nvars; k++)
+            if (rf->vars[k].center == var->center && !strcmp(rf->vars[k].name, var->name))
+                found = &rf->vars[k];
+        if (!found || found->ncomp != var->ncomp) { /* every rank sees the same lists */
+            if (comm_rank(comm) == 0)
+                snprintf(err, errlen, "%s: %s dataset /%s/%s%s", rf->path, found ? "wrong width of" : "lacks",
+                         var->center == VAR_CELL ? "cells" : "nodes", var->name,
+                         found ? " for this run's variable" : "");
+            return -1;
+        }
+        width[var->center] += var->ncomp;
+    }
+    hid_t file = open_parallel(comm, rf->path);
+    int64_t clo, ccnt, nlo, ncnt;
+    block_of(rf->ncells, comm, &clo, &ccnt);
+    block_of(rf->nnodes, comm, &nlo, &ncnt);
+    double *cells = read_var_block(file, reg, VAR_CELL, clo, ccnt, width[VAR_CELL], rf->path);
+    double *nodes = read_var_block(file, reg, VAR_NODE, nlo, ncnt, width[VAR_NODE], rf->path);
+    H5_CHECK(H5Fclose(file), rf->path);
+    fetch_records(comm, reg, VAR_CELL, m->cell_gid, m->ncells, rf->ncells, clo, cells, width[VAR_CELL]);
+    fetch_records(comm, reg, VAR_NODE, m->node_gid, m->nnodes, rf->nnodes, nlo, nodes, width[VAR_NODE]);
+    free(cells);
+    free(nodes);
+    return 0;
+}
