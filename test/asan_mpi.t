@@ -4,15 +4,20 @@
 # own leftovers are suppressed by test/lsan.supp, which names only Open MPI's libraries).
 . test/lib.sh
 export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:halt_on_error=1
-export LSAN_OPTIONS=suppressions=$(pwd)/test/lsan.supp:print_suppressions=0
+export LSAN_OPTIONS=suppressions=$top/test/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-run_ok "asan: hydro sync_only on 2 ranks" mpi 2 "$ASAN_BUILD/hydro" inputs/default.ini run.max_cycles=3 mesh.nx=20
-run_ok "asan: hydro 2D block, basic sync, grouped, on 3 ranks" mpi 3 "$ASAN_BUILD/hydro" inputs/default.ini \
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+run_ok "asan: hydro sync_only on 2 ranks" mpi 2 "$ASAN_BUILD/hydro" "$DECK" run.max_cycles=3 mesh.nx=20
+run_ok "asan: hydro 2D block, basic sync, grouped, on 3 ranks" mpi 3 "$ASAN_BUILD/hydro" "$DECK" \
     run.max_cycles=3 mesh.dim=2 mesh.nx=30 mesh.ny=20 parallel.partitioner=block parallel.sync=basic case.grouped=true
 run_ok "asan: mesh_mpi 3D on 3 ranks" mpi 3 "$ASAN_BUILD/test/mesh_mpi" mesh.nx=10 mesh.ny=6 mesh.nz=4
 run_ok "asan: mesh_mpi gmsh quarter disc on 2 ranks, 2 layers" mpi 2 "$ASAN_BUILD/test/mesh_mpi" mesh.kind=gmsh \
-    mesh.dim=2 mesh.file=inputs/meshes/quarter_disc.msh parallel.ghost_layers=2
-out=$(mpi 2 "$ASAN_BUILD/hydro" inputs/default.ini mesh.nx=0 2>&1); rc=$?
+    mesh.dim=2 mesh.file=$top/inputs/meshes/quarter_disc.msh parallel.ghost_layers=2
+run_ok "asan: restart on 3 ranks from the 2-rank dump" mpi 3 "$ASAN_BUILD/hydro" --restart checkpoints/hydro_000003.h5 \
+    run.max_cycles=5
+out=$(mpi 2 "$ASAN_BUILD/hydro" "$DECK" mesh.nx=0 2>&1); rc=$?
 [ $rc -eq 2 ] && ! printf '%s' "$out" | grep -q Sanitizer; ok $? "asan: a bad deck exits 2 with nothing for the sanitizers"
 [ $rc -eq 2 ] || diag "$out"
 done_testing

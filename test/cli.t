@@ -4,6 +4,7 @@
 . test/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
 
 out=$($HYDRO --help 2>&1); rc=$?
 missing=""
@@ -13,11 +14,11 @@ done
 [ $rc -eq 0 ] && [ -z "$missing" ]; ok $? "--help exits 0 and lists every deck key${missing:+ (missing:$missing)}"
 $HYDRO --version | grep -Eq '^hydro [0-9]+\.[0-9]+\.[0-9]+ \(.+\)$'; ok $? "--version prints 'hydro X.Y.Z (revision)'"
 
-$HYDRO --check inputs/default.ini > "$tmp/resolved.ini"; rc=$?
+$HYDRO --check $DECK > "$tmp/resolved.ini"; rc=$?
 $HYDRO --check "$tmp/resolved.ini" > "$tmp/again.ini"
 [ $rc -eq 0 ] && cmp -s "$tmp/resolved.ini" "$tmp/again.ini"; ok $? "--check prints a resolved deck that reads back identically"
-$HYDRO --check inputs/default.ini mesh.nx=77 parallel.sync=basic | grep -q '^nx = 77$'; ok $? "--check applies overrides"
-mpi 2 $HYDRO --check inputs/default.ini > "$tmp/two.ini" 2>&1
+$HYDRO --check $DECK mesh.nx=77 parallel.sync=basic | grep -q '^nx = 77$'; ok $? "--check applies overrides"
+mpi 2 $HYDRO --check $DECK > "$tmp/two.ini" 2>&1
 cmp -s "$tmp/two.ini" "$tmp/resolved.ini"; ok $? "--check on 2 ranks prints the deck once"
 
 # bad_deck NAME CONTENT EXPECTED [OVERRIDES...]: 2 ranks, exit 2, exactly one line EXPECTED.
@@ -66,16 +67,16 @@ mpi 3 $HYDRO "$tmp/twisted.ini" > "$tmp/out" 2> "$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -qxF "$tmp/twisted.msh:19: element 7 is degenerate or twisted (a corner Jacobian is not positive)" "$tmp/err"
 ok $? "twisted Gmsh element: exit 2 naming file, line and element"
 [ $rc -eq 2 ] || diag "exit $rc: $(cat "$tmp/err")"
-mpi 2 $HYDRO inputs/default.ini mesh.nx=1 mesh.ny=1 mesh.nz=1 > "$tmp/out" 2> "$tmp/err"; rc=$?
+mpi 2 $HYDRO $DECK mesh.nx=1 mesh.ny=1 mesh.nz=1 > "$tmp/out" 2> "$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "the mesh has 1 cells, fewer than the 2 ranks" "$tmp/err"; ok $? "metis: fewer cells than ranks gives exit 2"
-mpi 3 $HYDRO inputs/default.ini mesh.nx=2 mesh.ny=2 mesh.nz=2 parallel.partitioner=block > "$tmp/out" 2> "$tmp/err"; rc=$?
+mpi 3 $HYDRO $DECK mesh.nx=2 mesh.ny=2 mesh.nz=2 parallel.partitioner=block > "$tmp/out" 2> "$tmp/err"; rc=$?
 [ $rc -eq 2 ] && [ "$(grep -c "cannot split 2 x 2 x 2 cells into 3 blocks" "$tmp/err")" -eq 1 ]; ok $? "block: impossible split gives exit 2, one message"
 
 # good runs of the sync_only case, verified ghost by ghost
 for np in 1 2 3 4; do
     for extra in "" "parallel.sync=basic" "case.grouped=true case.components=3" \
                  "mesh.dim=2 mesh.nx=40 mesh.ny=30 parallel.ghost_layers=1" "parallel.partitioner=block"; do
-        mpi $np $HYDRO inputs/default.ini run.max_cycles=5 mesh.nx=30 $extra > "$tmp/out" 2> "$tmp/err"; rc=$?
+        mpi $np $HYDRO $DECK run.max_cycles=5 mesh.nx=30 $extra > "$tmp/out" 2> "$tmp/err"; rc=$?
         [ $rc -eq 0 ] && grep -q "Ghost values verified: yes" "$tmp/out"
         ok $? "sync_only np=$np ${extra:-defaults}: exit 0, ghosts verified"
         [ $rc -eq 0 ] || diag "exit $rc: $(cat "$tmp/err")"

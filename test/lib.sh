@@ -1,8 +1,13 @@
 # Shared helpers of the shell tests (TAP producers run by prove from the repository root).
+# Absolute paths, so that a test can run hydro from a scratch directory (dumps land there).
+top=$(pwd)
 BUILD=${HYDRO_BUILD:-build}
 ASAN_BUILD=${HYDRO_ASAN_BUILD:-build-asan}
+case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
+case $ASAN_BUILD in /*) ;; *) ASAN_BUILD=$top/$ASAN_BUILD ;; esac
 MPIRUN=${HYDRO_MPIRUN:-mpirun --oversubscribe}
 HYDRO=$BUILD/hydro
+DECK=$top/inputs/default.ini
 # A run that hangs is a failure, not a stuck CI job.
 TIMEOUT=${HYDRO_TEST_TIMEOUT:-120}
 tap_n=0
