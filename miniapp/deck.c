@@ -75,7 +75,9 @@ const struct deck_key deck_keys[] = {
     {"output", "checkpoint_period", KEY_INT, "0", -1, BIG, NULL,
      "cycles between HDF5 dumps; 0: one dump at the end; -1: no dumps", OFF(checkpoint_period)},
     {"output", "checkpoint_dir", KEY_STRING, "checkpoints", 0, 0, NULL,
-     "directory of the dumps hydro_<cycle>.h5, their .xmf and hydro.xmf (created if missing)", OFF(checkpoint_dir)},
+     "directory of the dumps hydro_<cycle>.h5, their .xmf and hydro.xmf, relative to the working directory "
+     "(created if missing)",
+     OFF(checkpoint_dir)},
     {"output", "checkpoint_keep", KEY_INT, "3", 0, BIG, NULL, "dumps of this run kept on disk, newest first (0: all)",
      OFF(checkpoint_keep)},
 
