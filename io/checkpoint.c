@@ -65,7 +65,8 @@ struct checkpointer *checkpointer_create(MPI_Comm comm, const char *dir, long ke
             DIR *d = opendir(dir);
             struct dirent *e;
             while (d && (e = readdir(d)))
-                if (!strncmp(e->d_name, ".hydro_", 7) && strstr(e->d_name, ".tmp")) {
+                if ((!strncmp(e->d_name, ".hydro_", 7) || !strncmp(e->d_name, "hydro", 5)) &&
+                    strstr(e->d_name, ".tmp")) {
                     char path[8192];
                     snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
                     unlink(path);
@@ -105,6 +106,9 @@ static char *to_blocks(MPI_Comm comm, const char *recs, int64_t n, size_t rec, i
     for (int64_t i = 0; i < n; i++) {
         int64_t gid;
         memcpy(&gid, recs + (size_t)i * rec, sizeof gid);
+        if (gid < 0 || gid >= N)
+            hydro_fatal(comm, EXIT_RUNTIME, "internal error: %s id %lld outside [0, %lld)", what, (long long)gid,
+                        (long long)N);
         scount[gid / bs]++;
     }
     for (int r = 0; r < P; r++)
@@ -345,7 +349,8 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
     write_vars(gnodes, reg, VAR_NODE, nblock, m->global_nnodes, nlo, ncnt, n_rec, n_vars, dxpl, tmp);
     H5_CHECK(H5Gclose(gnodes), tmp);
     H5_CHECK(H5Pclose(dxpl), tmp);
-    H5_CHECK(H5Fclose(file), tmp); /* collective: every rank's data is in the file after this */
+    H5_CHECK(H5Fclose(file), tmp); /* MPI_File_close: each rank's data reaches the file system */
+    MPI_CHECK(MPI_Barrier(comm));  /* ... on every rank, before rank 0 publishes the file */
     free(cn);
     free(tags);
     free(rank);

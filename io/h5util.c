@@ -35,13 +35,13 @@ void h5_error_summary(char *out, size_t n)
         snprintf(out, n, "%s ... %s", w.first, w.last);
 }
 
-int64_t h5_check_at(int64_t rc, const char *call, const char *path, const char *file, int line)
+int64_t h5_check_at(int64_t rc, const char *call, const char *path, int status, const char *file, int line)
 {
     if (rc >= 0)
         return rc;
     char summary[600];
     h5_error_summary(summary, sizeof summary);
-    hydro_fatal_at(MPI_COMM_WORLD, EXIT_RUNTIME, file, line, "%s: %s failed: %s", path, call, summary);
+    hydro_fatal_at(MPI_COMM_WORLD, status, file, line, "%s: %s failed: %s", path, call, summary);
 }
 
 static void attr_write(hid_t obj, const char *name, hid_t ftype, hid_t mtype, const void *v, const char *path)

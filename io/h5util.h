@@ -14,8 +14,10 @@ void h5_error_summary(char *out, size_t n);
 
 /* A negative HDF5 result ends the job (exit 1, MPI_Abort) naming the call, the file and
  * the HDF5 error stack. Used where every rank takes part, so no rank is left waiting. */
-int64_t h5_check_at(int64_t rc, const char *call, const char *path, const char *file, int line);
-#define H5_CHECK(call, path) h5_check_at((int64_t)(call), #call, (path), __FILE__, __LINE__)
+int64_t h5_check_at(int64_t rc, const char *call, const char *path, int status, const char *file, int line);
+#define H5_CHECK(call, path) h5_check_at((int64_t)(call), #call, (path), 1, __FILE__, __LINE__)
+/* The same when reading a dump given as input: a failure is bad input (exit 2). */
+#define H5_CHECK_INPUT(call, path) h5_check_at((int64_t)(call), #call, (path), 2, __FILE__, __LINE__)
 
 /* Scalar and string attributes on an object (collective in a parallel file). */
 void h5_attr_double(hid_t obj, const char *name, double v, const char *path);

@@ -3,7 +3,9 @@
 #include "restart.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <hdf5.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +23,8 @@ static int64_t block_size(int64_t n, int P)
     return b > 0 ? b : 1;
 }
 
-/* Type class and dimensions of a dataset; -1 when absent or unreadable. */
+/* Type class and dimensions of a dataset; -1 when absent or unreadable, -2 when its data is
+ * not all in the file as hydro writes it (contiguous, rows x cols x type size bytes). */
 static int dataset_shape(hid_t file, const char *name, H5T_class_t *cls, int *rank, hsize_t dims[2])
 {
     if (H5Lexists(file, name, H5P_DEFAULT) <= 0)
@@ -29,18 +32,28 @@ static int dataset_shape(hid_t file, const char *name, H5T_class_t *cls, int *ra
     hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
     if (d < 0)
         return -1;
-    hid_t t = H5Dget_type(d), s = H5Dget_space(d);
+    hid_t t = H5Dget_type(d), s = H5Dget_space(d), dcpl = H5Dget_create_plist(d);
     int rc = -1;
-    if (t >= 0 && s >= 0) {
+    if (t >= 0 && s >= 0 && dcpl >= 0) {
         *cls = H5Tget_class(t);
         *rank = H5Sget_simple_extent_ndims(s);
         if (*rank >= 1 && *rank <= 2) {
             H5Sget_simple_extent_dims(s, dims, NULL);
             if (*rank == 1)
+                dims[1] = 1;
+            size_t size = H5Tget_size(t);
+            /* dims come from the file: compare in floating point, no overflow */
+            double want = (double)dims[0] * (double)dims[1] * (double)size;
+            rc = H5Pget_layout(dcpl) == H5D_CONTIGUOUS && H5Pget_external_count(dcpl) == 0 &&
+                         (double)H5Dget_storage_size(d) == want
+                     ? 0
+                     : -2;
+            if (*rank == 1)
                 dims[1] = 0;
-            rc = 0;
         }
     }
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
     if (t >= 0)
         H5Tclose(t);
     if (s >= 0)
@@ -56,11 +69,17 @@ static int check_dataset(hid_t file, const char *name, H5T_class_t want, int64_t
     H5T_class_t cls;
     int rank;
     hsize_t dims[2];
-    if (dataset_shape(file, name, &cls, &rank, dims)) {
+    int rc = dataset_shape(file, name, &cls, &rank, dims);
+    if (rc == -1) {
         snprintf(err, errlen, "%s: lacks dataset %s", path, name);
         return -1;
     }
-    if (cls != want || (int64_t)dims[0] != rows || (cols ? rank != 2 || (int)dims[1] != cols : rank != 1)) {
+    if (rc == -2) {
+        snprintf(err, errlen, "%s: dataset %s is not stored whole in the file (truncated, chunked or external)",
+                 path, name);
+        return -1;
+    }
+    if (cls != want || dims[0] != (hsize_t)rows || (cols ? rank != 2 || dims[1] != (hsize_t)cols : rank != 1)) {
         char shape[64];
         if (cols)
             snprintf(shape, sizeof shape, "[%lld][%d]", (long long)rows, cols);
@@ -95,9 +114,15 @@ static herr_t scan_var(hid_t group, const char *name, const H5L_info_t *info, vo
     H5T_class_t cls;
     int rank;
     hsize_t dims[2];
-    if (strlen(name) >= sizeof s->rf->vars[0].name || dataset_shape(group, name, &cls, &rank, dims) ||
-        cls != H5T_FLOAT || (rank == 2 && (dims[1] < 1 || dims[1] > 4096))) {
-        snprintf(s->err, s->errlen, "%s: %s is not a float dataset [n] or [n][k]", s->path, full);
+    int rc = strlen(name) >= sizeof s->rf->vars[0].name ? -1 : dataset_shape(group, name, &cls, &rank, dims);
+    if (rc == -2) {
+        snprintf(s->err, s->errlen, "%s: dataset %s is not stored whole in the file (truncated, chunked or external)",
+                 s->path, full);
+        s->bad = 1;
+        return 1;
+    }
+    if (rc || cls != H5T_FLOAT || (rank == 2 && (dims[1] < 2 || dims[1] > 4096))) {
+        snprintf(s->err, s->errlen, "%s: %s is not a float dataset [n] or [n][k] with 2 <= k <= 4096", s->path, full);
         s->bad = 1;
         return 1;
     }
@@ -150,6 +175,9 @@ static int validate(const char *path, struct restart_file *rf, char *err, size_t
                  "of the wrong type", path);
     } else if (dim != 2 && dim != 3) {
         snprintf(err, errlen, "%s: dim = %lld", path, (long long)dim);
+    } else if (cycle < 0 || cycle > 1000000000000LL || !isfinite(rf->time) || !isfinite(rf->dt) || rf->dt <= 0) {
+        snprintf(err, errlen, "%s: bad time-stepping state (cycle %lld, time %g, dt %g)", path, (long long)cycle,
+                 rf->time, rf->dt);
     } else {
         rf->cycle = (long)cycle;
         rf->dim = (int)dim;
@@ -158,15 +186,17 @@ static int validate(const char *path, struct restart_file *rf, char *err, size_t
         H5T_class_t cls;
         int rank;
         hsize_t dims[2];
-        if (dataset_shape(file, "/mesh/node_coords", &cls, &rank, dims)) {
+        if (dataset_shape(file, "/mesh/node_coords", &cls, &rank, dims) == -1) {
             snprintf(err, errlen, "%s: lacks dataset /mesh/node_coords", path);
-        } else if (dataset_shape(file, "/mesh/cell_nodes", &cls, &rank, dims)) {
+        } else if (dataset_shape(file, "/mesh/cell_nodes", &cls, &rank, dims) == -1) {
             snprintf(err, errlen, "%s: lacks dataset /mesh/cell_nodes", path);
+        } else if (dims[0] < 1 || dims[0] > (hsize_t)INT64_MAX / 8) {
+            snprintf(err, errlen, "%s: /mesh/cell_nodes has %llu rows", path, (unsigned long long)dims[0]);
         } else {
             rf->ncells = (int64_t)dims[0];
             dataset_shape(file, "/mesh/node_coords", &cls, &rank, dims);
             rf->nnodes = (int64_t)dims[0];
-            if (!check_dataset(file, "/mesh/node_coords", H5T_FLOAT, rf->nnodes, 3, path, err, errlen) &&
+            if (rf->nnodes >= 1 && !check_dataset(file, "/mesh/node_coords", H5T_FLOAT, rf->nnodes, 3, path, err, errlen) &&
                 !check_dataset(file, "/mesh/cell_nodes", H5T_INTEGER, rf->ncells, nv, path, err, errlen) &&
                 !check_dataset(file, "/mesh/cell_face_tags", H5T_INTEGER, rf->ncells, nf, path, err, errlen) &&
                 !check_dataset(file, "/cells/rank", H5T_INTEGER, rf->ncells, 0, path, err, errlen)) {
@@ -251,11 +281,11 @@ void restart_close(struct restart_file *rf)
 /* Collective parallel open for reading. */
 static hid_t open_parallel(MPI_Comm comm, const char *path)
 {
-    hid_t fapl = H5_CHECK(H5Pcreate(H5P_FILE_ACCESS), path);
-    H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), path);
-    H5_CHECK(H5Pset_all_coll_metadata_ops(fapl, 1), path);
-    hid_t file = H5_CHECK(H5Fopen(path, H5F_ACC_RDONLY, fapl), path);
-    H5_CHECK(H5Pclose(fapl), path);
+    hid_t fapl = H5_CHECK_INPUT(H5Pcreate(H5P_FILE_ACCESS), path);
+    H5_CHECK_INPUT(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), path);
+    H5_CHECK_INPUT(H5Pset_all_coll_metadata_ops(fapl, 1), path);
+    hid_t file = H5_CHECK_INPUT(H5Fopen(path, H5F_ACC_RDONLY, fapl), path);
+    H5_CHECK_INPUT(H5Pclose(fapl), path);
     return file;
 }
 
@@ -263,29 +293,29 @@ static hid_t open_parallel(MPI_Comm comm, const char *path)
 static void read_rows(hid_t file, const char *name, hid_t mtype, int64_t lo, int64_t cnt, int cols, void *buf,
                       const char *path)
 {
-    hid_t d = H5_CHECK(H5Dopen2(file, name, H5P_DEFAULT), path);
-    hid_t fspace = H5_CHECK(H5Dget_space(d), path);
+    hid_t d = H5_CHECK_INPUT(H5Dopen2(file, name, H5P_DEFAULT), path);
+    hid_t fspace = H5_CHECK_INPUT(H5Dget_space(d), path);
     int rank = cols ? 2 : 1;
     hsize_t start[2] = {(hsize_t)lo, 0}, count[2] = {(hsize_t)cnt, (hsize_t)cols};
     hid_t mspace;
     static double dummy;
     if (cnt > 0) {
-        H5_CHECK(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL), path);
-        mspace = H5_CHECK(H5Screate_simple(rank, count, NULL), path);
+        H5_CHECK_INPUT(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL), path);
+        mspace = H5_CHECK_INPUT(H5Screate_simple(rank, count, NULL), path);
     } else {
-        H5_CHECK(H5Sselect_none(fspace), path);
+        H5_CHECK_INPUT(H5Sselect_none(fspace), path);
         hsize_t one = 1;
-        mspace = H5_CHECK(H5Screate_simple(1, &one, NULL), path);
-        H5_CHECK(H5Sselect_none(mspace), path);
+        mspace = H5_CHECK_INPUT(H5Screate_simple(1, &one, NULL), path);
+        H5_CHECK_INPUT(H5Sselect_none(mspace), path);
         buf = &dummy;
     }
-    hid_t dxpl = H5_CHECK(H5Pcreate(H5P_DATASET_XFER), path);
-    H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), path);
-    H5_CHECK(H5Dread(d, mtype, mspace, fspace, dxpl, buf), path);
-    H5_CHECK(H5Pclose(dxpl), path);
-    H5_CHECK(H5Sclose(mspace), path);
-    H5_CHECK(H5Sclose(fspace), path);
-    H5_CHECK(H5Dclose(d), path);
+    hid_t dxpl = H5_CHECK_INPUT(H5Pcreate(H5P_DATASET_XFER), path);
+    H5_CHECK_INPUT(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), path);
+    H5_CHECK_INPUT(H5Dread(d, mtype, mspace, fspace, dxpl, buf), path);
+    H5_CHECK_INPUT(H5Pclose(dxpl), path);
+    H5_CHECK_INPUT(H5Sclose(mspace), path);
+    H5_CHECK_INPUT(H5Sclose(fspace), path);
+    H5_CHECK_INPUT(H5Dclose(d), path);
 }
 
 static void block_of(int64_t n, MPI_Comm comm, int64_t *lo, int64_t *cnt)
@@ -297,8 +327,9 @@ static void block_of(int64_t n, MPI_Comm comm, int64_t *lo, int64_t *cnt)
     *cnt = b - a;
 }
 
-void restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cellset *block)
+int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cellset *block, char *err, size_t errlen)
 {
+    err[0] = '\0';
     const struct element *el = element_of_dim(rf->dim);
     const int nv = el->nnodes, nf = el->nfaces, P = comm_size(comm);
     hid_t file = open_parallel(comm, rf->path);
@@ -311,7 +342,28 @@ void restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cel
     read_rows(file, "/mesh/cell_nodes", H5T_NATIVE_INT64, clo, ccnt, nv, nodes, rf->path);
     read_rows(file, "/mesh/cell_face_tags", H5T_NATIVE_INT32, clo, ccnt, nf, tags, rf->path);
     read_rows(file, "/mesh/node_coords", H5T_NATIVE_DOUBLE, nlo, ncnt, 3, xyz, rf->path);
-    H5_CHECK(H5Fclose(file), rf->path);
+    H5_CHECK_INPUT(H5Fclose(file), rf->path);
+
+    /* every node id in range (the smallest offending cell is reported, by rank 0) */
+    long long bad = LLONG_MAX;
+    for (int64_t i = 0; i < ccnt * nv; i++)
+        if ((nodes[i] < 0 || nodes[i] >= rf->nnodes) && clo + i / nv < bad)
+            bad = clo + i / nv;
+    bad = comm_min_ll(comm, bad);
+    if (bad != LLONG_MAX) {
+        if (bad >= clo && bad < clo + ccnt) /* the rank that read it tells rank 0 through err */
+            for (int k = 0; k < nv; k++)
+                if (nodes[(bad - clo) * nv + k] < 0 || nodes[(bad - clo) * nv + k] >= rf->nnodes)
+                    snprintf(err, errlen, "%s: cell %lld uses node %lld, outside [0, %lld)", rf->path, bad,
+                             (long long)nodes[(bad - clo) * nv + k], (long long)rf->nnodes);
+        char *msg = comm_bcast_text(comm, err, (int)(bad / block_size(rf->ncells, P)));
+        snprintf(err, errlen, "%s", comm_rank(comm) == 0 ? msg : "");
+        free(msg);
+        free(nodes);
+        free(tags);
+        free(xyz);
+        return -1;
+    }
 
     /* coordinates of our cells' nodes, from the ranks holding their node blocks */
     int64_t nbs = block_size(rf->nnodes, P);
@@ -319,23 +371,37 @@ void restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cel
     outbox_init(&out, comm);
     struct idmap asked;
     idmap_init(&asked, (size_t)ccnt * 2);
-    for (int64_t i = 0; i < ccnt * nv; i++) {
-        if (nodes[i] < 0 || nodes[i] >= rf->nnodes)
-            hydro_fatal(comm, EXIT_BADINPUT, "%s: cell %lld uses node %lld, outside [0, %lld)", rf->path,
-                        (long long)(clo + i / nv), (long long)nodes[i], (long long)rf->nnodes);
+    for (int64_t i = 0; i < ccnt * nv; i++)
         if (idmap_put(&asked, nodes[i], 0))
             buf_put_i64(&out.to[nodes[i] / nbs], nodes[i]);
-    }
     idmap_free(&asked);
     struct inbox in;
     comm_exchange(comm, &out, &in);
+    char *used = xcalloc((size_t)(ncnt ? ncnt : 1), 1);
     for (int i = 0; i < in.n; i++)
         while (!buf_done(&in.msg[i])) {
             int64_t g = buf_get_i64(&in.msg[i]);
+            used[g - nlo] = 1;
             buf_put_i64(&out.to[in.src[i]], g);
             buf_put(&out.to[in.src[i]], xyz + 3 * (g - nlo), 3 * sizeof(double));
         }
     inbox_free(&in);
+    /* node ids must be exactly the nodes of the cells: a node no cell uses has no owner */
+    long long unused = LLONG_MAX;
+    for (int64_t i = 0; i < ncnt; i++)
+        if (!used[i] && nlo + i < unused)
+            unused = nlo + i;
+    free(used);
+    unused = comm_min_ll(comm, unused);
+    if (unused != LLONG_MAX) {
+        outbox_free(&out);
+        if (comm_rank(comm) == 0)
+            snprintf(err, errlen, "%s: node %lld of /mesh/node_coords belongs to no cell", rf->path, unused);
+        free(nodes);
+        free(tags);
+        free(xyz);
+        return -1;
+    }
     comm_exchange(comm, &out, &in);
     outbox_free(&out);
     for (int i = 0; i < in.n; i++)
@@ -351,6 +417,7 @@ void restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cel
     free(nodes);
     free(tags);
     free(xyz);
+    return 0;
 }
 
 /* Rows of every checkpointed variable of one centering, for this rank's block, as records. */
@@ -448,7 +515,7 @@ int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct
     block_of(rf->nnodes, comm, &nlo, &ncnt);
     double *cells = read_var_block(file, reg, VAR_CELL, clo, ccnt, width[VAR_CELL], rf->path);
     double *nodes = read_var_block(file, reg, VAR_NODE, nlo, ncnt, width[VAR_NODE], rf->path);
-    H5_CHECK(H5Fclose(file), rf->path);
+    H5_CHECK_INPUT(H5Fclose(file), rf->path);
     fetch_records(comm, reg, VAR_CELL, m->cell_gid, m->ncells, rf->ncells, clo, cells, width[VAR_CELL]);
     fetch_records(comm, reg, VAR_NODE, m->node_gid, m->nnodes, rf->nnodes, nlo, nodes, width[VAR_NODE]);
     free(cells);

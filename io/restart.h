@@ -35,8 +35,11 @@ struct restart_file {
 int restart_open(MPI_Comm comm, const char *path, struct restart_file *rf, char *err, size_t errlen);
 void restart_close(struct restart_file *rf);
 
-/* Collective: this rank's block of cells (by global id) with their nodes' coordinates. */
-void restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cellset *block);
+/* Collective: this rank's block of cells (by global id) with their nodes' coordinates.
+ * Returns -1 on every rank (err on rank 0) when a cell names a node outside the node
+ * dataset or a node belongs to no cell. */
+int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cellset *block, char *err,
+                       size_t errlen);
 
 /* Collective: every checkpointed variable of reg for every local item, owned and ghost.
  * Returns -1 on every rank (err on rank 0) when the dump lacks one or holds another shape. */

@@ -364,9 +364,21 @@ struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, char *e
         idmap_free(&asked);
     }
 
-    struct mesh *m = mesh_assemble(me, own, &ghosts, layer_end, nlayers, &ghost_owner, &known, &beyond);
-    m->global_ncells = comm_sum_ll(comm, m->ncells_owned);
-    m->global_nnodes = comm_sum_ll(comm, m->nnodes_owned);
+    long long nonconforming;
+    struct mesh *m = mesh_assemble(me, own, &ghosts, layer_end, nlayers, &ghost_owner, &known, &beyond,
+                                   &nonconforming);
+    nonconforming = comm_min_ll(comm, nonconforming);
+    if (nonconforming != LLONG_MAX) {
+        if (me == 0)
+            snprintf(err, errlen, "cell %lld shares a face with two other cells or more (non-conforming mesh)",
+                     nonconforming);
+        mesh_destroy(m);
+        m = NULL;
+    }
+    if (m) {
+        m->global_ncells = comm_sum_ll(comm, m->ncells_owned);
+        m->global_nnodes = comm_sum_ll(comm, m->nnodes_owned);
+    }
     cellset_free(&beyond);
     cellset_free(&ghosts);
     idmap_free(&ghost_owner);

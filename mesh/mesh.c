@@ -1,6 +1,7 @@
 /* Local numbering and connectivity of one rank's mesh (rules in mesh.h). */
 #include "mesh.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,7 @@ static int face_of(const struct element *el, const int64_t *nodes, const int64_t
 struct scratch {
     int64_t *cell_node_gid; /* [ncells][nnodes per cell] */
     int8_t *cell_layer;     /* [ncells] */
+    long long nonconforming; /* smallest gid of a cell sharing a face with two others, or LLONG_MAX */
 };
 
 /* Copy cell idx of set to local position pos. */
@@ -215,10 +217,13 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
         int64_t j = i + 1;
         while (j < nrec && !memcmp(fr[j].key, fr[i].key, sizeof fr[i].key))
             j++;
-        if (j - i > 2)
-            hydro_fatal(MPI_COMM_WORLD, EXIT_BADINPUT, "cells %lld and %lld share a face with another cell "
-                        "(non-conforming mesh)", (long long)m->cell_gid[fr[i].cell],
-                        (long long)m->cell_gid[fr[i + 1].cell]);
+        if (j - i > 2) { /* reported by mesh_build for the whole mesh */
+            for (int64_t k = i; k < j; k++)
+                if (m->cell_gid[fr[k].cell] < w->nonconforming)
+                    w->nonconforming = m->cell_gid[fr[k].cell];
+            i = j;
+            continue;
+        }
         int32_t a = (int32_t)fr[i].cell;
         int sa = fr[i].side;
         int32_t b = FACE_BOUNDARY;
@@ -295,19 +300,20 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
 
 struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cellset *ghosts,
                            const int64_t *layer_end, int nlayers, const struct idmap *ghost_owner,
-                           const struct nodelists *known, const struct cellset *beyond)
+                           const struct nodelists *known, const struct cellset *beyond, long long *nonconforming)
 {
     struct mesh *m = xcalloc(1, sizeof *m);
     m->el = own->el;
     m->nlayers = nlayers;
     m->rank = me;
-    struct scratch w;
+    struct scratch w = {.nonconforming = LLONG_MAX};
     assemble_cells(m, &w, own, ghosts, layer_end, ghost_owner);
     assemble_nodes(m, &w, own, ghosts, known);
     assemble_node_cells(m);
     assemble_faces(m, &w, known, beyond);
     free(w.cell_layer);
     free(w.cell_node_gid);
+    *nonconforming = w.nonconforming;
     return m;
 }
 

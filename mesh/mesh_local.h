@@ -25,9 +25,11 @@ void local_face_neighbour(const struct element *el, const int64_t *nodes, int f,
 
 /* Ghost cells come in layers: ghosts cells [layer_end[l-1], layer_end[l]) form layer l
  * (layer_end[0] = 0); ghost_owner maps their gid to the owner rank. beyond holds cells
- * past the last layer whose numbering names a face of the last layer. */
+ * past the last layer whose numbering names a face of the last layer. *nonconforming gets
+ * the smallest gid of a cell with a face shared by three cells or more (LLONG_MAX: none),
+ * in which case the mesh is unusable. */
 struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cellset *ghosts,
                            const int64_t *layer_end, int nlayers, const struct idmap *ghost_owner,
-                           const struct nodelists *known, const struct cellset *beyond);
+                           const struct nodelists *known, const struct cellset *beyond, long long *nonconforming);
 
 #endif

@@ -59,8 +59,12 @@ static void send_cells(MPI_Comm comm, const struct cellset *some, const int *des
 {
     int P = comm_size(comm);
     int64_t *count = xcalloc((size_t)P + 1, sizeof *count);
-    for (int64_t c = 0; c < some->ncells; c++)
+    for (int64_t c = 0; c < some->ncells; c++) {
+        if (dest[c] < 0 || dest[c] >= P)
+            hydro_fatal(comm, EXIT_RUNTIME, "internal error: cell %lld sent to rank %d of %d", (long long)some->gid[c],
+                        dest[c], P);
         count[dest[c] + 1]++;
+    }
     for (int r = 0; r < P; r++)
         count[r + 1] += count[r];
     int64_t *cells = xmalloc((size_t)(some->ncells ? some->ncells : 1) * sizeof *cells);

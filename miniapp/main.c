@@ -107,6 +107,8 @@ static void prolog(struct run *run)
         run->first_cycle = run->cycle + 1;
         run->time = run->restart->time;
         run->dt = run->restart->dt;
+        if (cfg->verify)
+            sync_case_check_restart(run->sync_case, run);
     }
     if (cfg->checkpoint_period >= 0) {
         run->dumps = checkpointer_create(run->comm, cfg->checkpoint_dir, cfg->checkpoint_keep, err, sizeof err);

@@ -1,7 +1,10 @@
 /* Prolog: build the distributed mesh from the configuration (see setup.h). */
 #include "setup.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "check.h"
 
 #include "comm.h"
 #include "gmsh.h"
@@ -93,15 +96,25 @@ struct mesh *setup_mesh_restart(MPI_Comm comm, const struct config *cfg, const s
                                 struct timers *tm, struct listing *lst, char *err, size_t errlen)
 {
     err[0] = '\0';
+    /* the deck stored in the dump must describe the mesh stored in it */
+    int64_t box_cells = cfg->nx * cfg->ny * (cfg->dim == 3 ? cfg->nz : 1);
+    if (cfg->dim != rf->dim || (cfg->mesh_kind == MESH_CARTESIAN && box_cells != rf->ncells)) {
+        if (comm_rank(comm) == 0)
+            snprintf(err, errlen, "%s: its deck (%ldD%s) does not describe its mesh (%dD, %lld cells)", rf->path,
+                     cfg->dim, cfg->mesh_kind == MESH_CARTESIAN ? ", mesh.nx * ny * nz cells" : "", rf->dim,
+                     (long long)rf->ncells);
+        return NULL;
+    }
     struct cellset block, own;
     cellset_init(&block, rf->dim);
     cellset_init(&own, rf->dim);
     tstart(tm, TIMER_RESTART);
-    restart_read_cells(comm, rf, &block);
+    int rc = restart_read_cells(comm, rf, &block, err, errlen);
     tstop(tm, TIMER_RESTART);
     tstart(tm, TIMER_PARTITION);
-    int rc;
-    if (cfg->partitioner == PART_BLOCK) {
+    if (rc) {
+        /* reported below */
+    } else if (cfg->partitioner == PART_BLOCK) {
         struct box box;
         int parts[3];
         setup_box(cfg, &box);
@@ -120,6 +133,13 @@ struct mesh *setup_mesh_restart(MPI_Comm comm, const struct config *cfg, const s
         tstart(tm, TIMER_GHOSTS);
         m = mesh_build(comm, &own, (int)cfg->ghost_layers, err, errlen);
         tstop(tm, TIMER_GHOSTS);
+        if (!m && err[0]) { /* name the dump the bad mesh came from */
+            size_t n = strlen(rf->path) + strlen(err) + 3;
+            char *msg = xmalloc(n);
+            snprintf(msg, n, "%s: %s", rf->path, err);
+            snprintf(err, errlen, "%s", msg);
+            free(msg);
+        }
     }
     cellset_free(&own);
     return m;

@@ -69,7 +69,7 @@ static void verify(struct run *run, int id, int var, const int64_t *gid, int32_t
             double got = v->data[(size_t)i * v->ncomp + c];
             if (got != want)
                 hydro_fatal(run->comm, EXIT_RUNTIME,
-                            "cycle %ld: ghost %s %lld of variable %s component %d holds %.17g, its owner wrote %.17g",
+                            "cycle %ld: %s %lld of variable %s component %d holds %.17g, its owner wrote %.17g",
                             run->cycle, v->center == VAR_CELL ? "cell" : "node", (long long)gid[i], v->name, c, got,
                             want);
         }
@@ -109,6 +109,17 @@ void sync_case_cycle(struct sync_case *sc, struct run *run)
     timers_stop(&run->tm, TIMER_VERIFY);
 }
 
+void sync_case_check_restart(const struct sync_case *sc, struct run *run)
+{
+    const struct mesh *m = run->mesh;
+    for (int v = 0; v < sc->ncell + sc->nnode; v++) {
+        if (v < sc->ncell)
+            verify(run, sc->vars[v], v, m->cell_gid, 0, m->ncells);
+        else
+            verify(run, sc->vars[v], v, m->node_gid, 0, m->nnodes);
+    }
+}
+
 void sync_case_report(const struct sync_case *sc, struct run *run)
 {
     long long syncs = 0, messages = 0, bytes = 0;
@@ -117,7 +128,8 @@ void sync_case_report(const struct sync_case *sc, struct run *run)
         messages += sc->groups[g]->messages;
         bytes += sc->groups[g]->bytes_sent;
     }
-    double cycles = run->cycle > 0 ? (double)run->cycle : 1.0;
+    long done = run->cycle - run->first_cycle + 1; /* cycles of this run, a restart's included */
+    double cycles = done > 0 ? (double)done : 1.0;
     double per[2] = {(double)messages / cycles, (double)bytes / cycles};
     struct stats st[2];
     comm_stats(run->comm, per, 2, st);

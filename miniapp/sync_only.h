@@ -11,6 +11,9 @@ struct sync_case *sync_case_create(struct run *run);
 /* One cycle: owners write values derived from (global id, variable, component, cycle),
  * synchronise, and with [case] verify every ghost is checked (exit 1 naming the first wrong one). */
 void sync_case_cycle(struct sync_case *sc, struct run *run);
+/* After a restart: every value restored (owned and ghost) must be what its owner wrote in
+ * the dumped cycle; exit 1 naming the first wrong one. */
+void sync_case_check_restart(const struct sync_case *sc, struct run *run);
 /* Listing lines: synchronisations, messages and bytes per cycle. Collective. */
 void sync_case_report(const struct sync_case *sc, struct run *run);
 void sync_case_destroy(struct sync_case *sc);

@@ -90,8 +90,13 @@ echo "not a dump" > text.h5
 head -c 20000 $good > trunc.h5
 cp $good nofmt.h5 && "$BUILD/test/h5mutate" nofmt.h5 drop-root-attr format
 cp $good nomesh.h5 && "$BUILD/test/h5mutate" nomesh.h5 drop-dataset /mesh/cell_nodes
-cp $good short.h5 && "$BUILD/test/h5mutate" short.h5 resize-dataset /cells/rank
+cp $good short.h5 && "$BUILD/test/h5mutate" short.h5 resize-dataset /cells/rank -1
 cp $good novar.h5 && "$BUILD/test/h5mutate" novar.h5 drop-dataset /cells/sync_cell_1
+cp $good deck.h5 && "$BUILD/test/h5mutate" deck.h5 deck-replace "nx = 10" "nx = 5"
+cp $good cycle.h5 && "$BUILD/test/h5mutate" cycle.h5 set-i64 cycle -5
+hydro_in nn 2 "$DECK" $small case.node_vars=0 run.max_cycles=2
+cp nn/checkpoints/hydro_000002.h5 gap.h5 && "$BUILD/test/h5mutate" gap.h5 resize-dataset /mesh/node_coords 1
+cp $good values.h5 && "$BUILD/test/h5mutate" values.h5 scale-dataset /nodes/sync_node_0 2
 bad_dump() {
     mpi 2 "$HYDRO" --restart "$1" output.checkpoint_period=-1 > out 2> err
     rc=$?
@@ -105,6 +110,15 @@ bad_dump nomesh.h5 "nomesh.h5: lacks dataset /mesh/cell_nodes"
 bad_dump short.h5 "short.h5: dataset /cells/rank has the wrong type or size (expected integer [120])"
 bad_dump novar.h5 "novar.h5: lacks dataset /cells/sync_cell_1"
 bad_dump nothere.h5 "nothere.h5: cannot open: No such file or directory"
+bad_dump deck.h5 "deck.h5: its deck (3D, mesh.nx * ny * nz cells) does not describe its mesh (3D, 120 cells)"
+bad_dump cycle.h5 "cycle.h5: bad time-stepping state (cycle -5, time 6, dt 1)"
+bad_dump gap.h5 "gap.h5: node 220 of /mesh/node_coords belongs to no cell"
+mpi 2 "$HYDRO" --restart values.h5 output.checkpoint_period=-1 > out 2> err; rc=$?
+[ $rc -eq 1 ] && grep -q "cycle 6: node [0-9]* of variable sync_node_0 component 0 holds [0-9]*, its owner wrote [0-9]*$" err
+ok $? "restored values are checked: a dump with wrong data stops the restart (exit 1)"
+[ $rc -eq 1 ] || diag "exit $rc: $(cat err)"
+cp $good extra.h5 && "$BUILD/test/h5mutate" extra.h5 drop-dataset /cells/sync_cell_1
+! sh "$top/test/h5same.sh" $good extra.h5 > /dev/null; ok $? "h5same sees a dataset missing from one file"
 mpi 2 "$HYDRO" --restart $good mesh.nx=4 > out 2> err; rc=$?
 [ $rc -eq 2 ] && grep -qxF "command line: mesh.nx: a restart continues the dumped run: only [run], [output] and [parallel] keys may change" err
 ok $? "restart refuses to change a key that is not run control"

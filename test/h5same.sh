@@ -1,7 +1,16 @@
 #!/bin/sh
-# h5same.sh A B: the two dumps hold the same data bit for bit, apart from what depends on the
-# rank count: the root attribute nranks_written and the dataset /cells/rank.
-# (h5diff 1.10 cannot exclude an attribute: its report is read instead.)
+# h5same.sh A B: the two dumps hold the same objects and the same data bit for bit, apart from
+# what depends on the rank count: the root attribute nranks_written and the dataset /cells/rank.
+# (h5diff 1.10 cannot exclude an attribute: its report is read instead; it also says nothing
+# of objects present in one file only, so the layouts are compared first.)
+la=$(sh "$(dirname "$0")/h5layout.sh" "$1") lb=$(sh "$(dirname "$0")/h5layout.sh" "$2")
+if [ "$la" != "$lb" ]; then
+    echo "layouts differ:"
+    printf '%s\n' "$la" > /tmp/h5same.$$.a
+    printf '%s\n' "$lb" | diff /tmp/h5same.$$.a - | head -20
+    rm -f /tmp/h5same.$$.a
+    exit 1
+fi
 out=$(h5diff -v --exclude-path /cells/rank "$1" "$2" 2>&1)
 rc=$?
 [ $rc -le 1 ] || { printf '%s\n' "$out"; exit 2; }
