@@ -115,6 +115,24 @@ void comm_stats(MPI_Comm comm, const double *values, int n, struct stats *out)
     free(sum);
 }
 
+void reduction_start(MPI_Comm comm, struct reduction *r, const double *v, int n, int is_min)
+{
+    if (r->active)
+        reduction_finish(r);
+    r->n = n;
+    memcpy(r->in, v, (size_t)n * sizeof *v);
+    MPI_CHECK(MPI_Iallreduce(r->in, r->out, n, MPI_DOUBLE, is_min ? MPI_MIN : MPI_SUM, comm, &r->req));
+    r->active = 1;
+}
+
+void reduction_finish(struct reduction *r)
+{
+    if (!r->active)
+        return;
+    MPI_CHECK(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
+    r->active = 0;
+}
+
 void buf_put(struct buf *b, const void *p, size_t n)
 {
     if (b->len + n > b->cap) {

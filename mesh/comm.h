@@ -31,6 +31,16 @@ struct stats {
 };
 void comm_stats(MPI_Comm comm, const double *values, int n, struct stats *out);
 
+/* A reduction started now and completed when its result is needed (MPI_Iallreduce). */
+struct reduction {
+    MPI_Request req;
+    int n, active;
+    double in[4], out[4];
+};
+void reduction_start(MPI_Comm comm, struct reduction *r, const double *v, int n, int is_min);
+/* Waits if still running; the result stays in r->out. */
+void reduction_finish(struct reduction *r);
+
 /* Growable byte buffer with a read cursor, for messages. */
 struct buf {
     char *data;

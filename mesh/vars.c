@@ -17,7 +17,8 @@ void registry_init(struct registry *r, int32_t ncells, int32_t nnodes)
 void registry_free(struct registry *r)
 {
     for (int i = 0; i < r->n; i++)
-        free(r->v[i].data);
+        if (!r->v[i].external)
+            free(r->v[i].data);
     free(r->v);
     memset(r, 0, sizeof *r);
 }
@@ -48,6 +49,16 @@ int registry_add(struct registry *r, const char *name, enum var_center center, i
     int32_t items = center == VAR_CELL ? r->ncells : r->nnodes;
     v->data = xcalloc((size_t)(items ? items : 1) * (size_t)ncomp, sizeof *v->data);
     return r->n++;
+}
+
+int registry_add_external(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
+                          const char *unit, double *data)
+{
+    int id = registry_add(r, name, center, ncomp, flags, unit);
+    free(r->v[id].data);
+    r->v[id].data = data;
+    r->v[id].external = 1;
+    return id;
 }
 
 int registry_find(const struct registry *r, const char *name)

@@ -17,6 +17,7 @@ struct var {
     unsigned flags;
     char unit[32];
     double *data; /* [items][ncomp], owned items then ghosts as in the mesh numbering */
+    int external; /* data not owned by the registry */
 };
 
 struct registry {
@@ -30,6 +31,10 @@ void registry_free(struct registry *r);
 /* Adds a zero-filled variable and returns its id; aborts on a duplicate name. */
 int registry_add(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
                  const char *unit);
+/* A variable whose storage belongs to someone else (mesh coordinates): synchronised like the
+ * others, never freed by the registry. */
+int registry_add_external(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
+                          const char *unit, double *data);
 int registry_find(const struct registry *r, const char *name); /* -1 if absent */
 /* Items of a variable's centering. */
 int32_t registry_items(const struct registry *r, int id);

@@ -13,11 +13,17 @@
 #include <sys/stat.h>
 
 static const char *const mesh_kinds[] = {"cartesian", "gmsh", NULL};
-static const char *const case_names[] = {"sync_only", NULL};
+static const char *const case_names[] = {"sync_only", "sod", "bisod_x", "sedov", "noh", "triple_point", NULL};
+static const char *const directions[] = {"x", "y", "z", NULL};
+static const char *const eos_kinds[] = {"perfect", "stiffened", NULL};
+static const char *const remaps[] = {"none", "euler", NULL};
+static const char *const limiters[] = {"minmod", "superbee", "vanleer", NULL};
+static const char *const lengths[] = {"volume", "faces", NULL};
+static const char *const patterns[] = {"mahyco", "minimal", NULL};
 static const char *const partitioners[] = {"metis", "block", NULL};
 static const char *const sync_modes[] = {"persistent", "basic", NULL};
 
-const char *const deck_sections[] = {"mesh", "case", "parallel", "output", "run", NULL};
+const char *const deck_sections[] = {"mesh", "case", "physics", "parallel", "output", "run", NULL};
 
 #define OFF(field) offsetof(struct config, field)
 #define BIG 1e9
@@ -46,7 +52,16 @@ const struct deck_key deck_keys[] = {
      "gmsh: mesh file, relative to the deck's directory (printed resolved by --check)", OFF(mesh_file)},
 
     {"case", "name", KEY_ENUM, "sync_only", 0, 0, case_names,
-     "test case; sync_only runs ghost synchronisations alone (communication benchmark)", OFF(case_name)},
+     "test case; sync_only runs ghost synchronisations alone (communication benchmark), the others the hydro "
+     "scheme (initial conditions in the README)",
+     OFF(case_name)},
+    {"case", "direction", KEY_ENUM, "x", 0, 0, directions, "sod: axis of the shock tube", OFF(direction)},
+    {"case", "interface", KEY_DOUBLE, "0.5", -1e30, 1e30, NULL,
+     "sod: position of the initial discontinuity along direction (length)", OFF(interface)},
+    {"case", "sedov_energy", KEY_DOUBLE, "0", 0, 1e30, NULL,
+     "sedov: energy put in the cells at the origin; 0: the value that gives a shock radius of 1 at t = 1 "
+     "(rho 1, gamma 1.4)",
+     OFF(sedov_energy)},
     {"case", "cell_vars", KEY_INT, "5", 0, 1000, NULL, "sync_only: cell variables synchronised every cycle",
      OFF(cell_vars)},
     {"case", "node_vars", KEY_INT, "2", 0, 1000, NULL, "sync_only: node variables synchronised every cycle",
@@ -60,6 +75,33 @@ const struct deck_key deck_keys[] = {
      "sync_only: check every ghost value against its owner's formula after each synchronisation (exit 1 if not)",
      OFF(verify)},
 
+    {"physics", "final_time", KEY_DOUBLE, "0.2", 0, 1e30, NULL, "physical time at which the run stops (time)",
+     OFF(final_time)},
+    {"physics", "cfl", KEY_DOUBLE, "0.3", 1e-6, 1, NULL, "dt = cfl min over cells of L / (c + |v|)", OFF(cfl)},
+    {"physics", "eos", KEY_ENUM, "perfect", 0, 0, eos_kinds,
+     "perfect gas p = (gamma - 1) rho e, or stiffened gas p = (gamma - 1) rho e - gamma p_inf", OFF(eos)},
+    {"physics", "gamma", KEY_DOUBLE, "1.4", 1.000001, 100, NULL, "ratio of specific heats", OFF(gamma)},
+    {"physics", "p_inf", KEY_DOUBLE, "0", 0, 1e30, NULL, "stiffened gas: p_inf (pressure)", OFF(p_inf)},
+    {"physics", "remap", KEY_ENUM, "euler", 0, 0, remaps,
+     "euler: remap back to the initial mesh every cycle (second order, conservative); none: pure Lagrange",
+     OFF(remap)},
+    {"physics", "limiter", KEY_ENUM, "minmod", 0, 0, limiters, "slope limiter of the remap", OFF(limiter)},
+    {"physics", "q1", KEY_DOUBLE, "0.5", 0, 100, NULL, "linear artificial viscosity coefficient", OFF(q1)},
+    {"physics", "q2", KEY_DOUBLE, "0", 0, 100, NULL,
+     "quadratic artificial viscosity coefficient; 0: (gamma + 1) / 2 as MaHyCo", OFF(q2)},
+    {"physics", "length", KEY_ENUM, "volume", 0, 0, lengths,
+     "characteristic length: volume^(1/dim) (MaHyCo) or the smallest distance between opposite faces", OFF(length)},
+    {"physics", "dt_init", KEY_DOUBLE, "1e-5", 1e-30, 1e30, NULL, "first time step (time)", OFF(dt_init)},
+    {"physics", "dt_min", KEY_DOUBLE, "1e-8", 0, 1e30, NULL,
+     "a time step below this stops the run (exit 1) after a dump (time)", OFF(dt_min)},
+    {"physics", "dt_max", KEY_DOUBLE, "1e-2", 1e-30, 1e30, NULL, "largest time step (time)", OFF(dt_max)},
+    {"physics", "dt_growth", KEY_DOUBLE, "1.05", 1, 100, NULL, "largest ratio of a time step to the previous one",
+     OFF(dt_growth)},
+    {"physics", "newton_tol", KEY_DOUBLE, "1e-12", 1e-16, 1e-2, NULL,
+     "stiffened gas: relative tolerance of the energy update's Newton iteration", OFF(newton_tol)},
+    {"physics", "newton_max", KEY_INT, "50", 1, 1000, NULL, "stiffened gas: Newton iteration cap (exit 1 beyond)",
+     OFF(newton_max)},
+
     {"parallel", "partitioner", KEY_ENUM, "metis", 0, 0, partitioners,
      "metis: METIS k-way on the cell dual graph (rank 0); block: geometric blocks of a cartesian mesh",
      OFF(partitioner)},
@@ -68,6 +110,10 @@ const struct deck_key deck_keys[] = {
     {"parallel", "sync", KEY_ENUM, "persistent", 0, 0, sync_modes,
      "ghost synchronisation: persistent requests built once (MPI_Send_init) or Isend/Irecv every time",
      OFF(sync)},
+    {"parallel", "sync_pattern", KEY_ENUM, "mahyco", 0, 0, patterns,
+     "hydro cases: synchronise where MaHyCo does (mahyco) or once per cycle, computing on ghost layers "
+     "(minimal); same results",
+     OFF(sync_pattern)},
 
     {"output", "listing_period", KEY_INT, "10", 0, BIG, NULL, "cycles between cycle lines in the listing (0: none)",
      OFF(listing_period)},
@@ -421,6 +467,15 @@ static void resolve_mesh_file(struct parse_ctx *c)
 static void validate(struct parse_ctx *c)
 {
     struct config *cfg = c->cfg;
+    if (cfg->case_name != CASE_SYNC_ONLY && cfg->remap == REMAP_EULER && cfg->ghost_layers < 2)
+        fail_at(c, "parallel", "ghost_layers", "the Euler remap needs at least 2 ghost layers (its fluxes use the "
+                "neighbours' slopes)");
+    if (cfg->case_name != CASE_SYNC_ONLY && cfg->sync_pattern == PATTERN_MINIMAL && cfg->ghost_layers < 3)
+        fail_at(c, "parallel", "sync_pattern", "minimal computes on the ghost layers and needs 3 of them");
+    if (cfg->case_name != CASE_SYNC_ONLY && cfg->dt_min >= cfg->dt_max)
+        fail_at(c, "physics", "dt_min", "must be smaller than physics.dt_max");
+    if (cfg->case_name == CASE_SOD && cfg->direction == 2 && cfg->dim == 2)
+        fail_at(c, "case", "direction", "z needs mesh.dim = 3");
     if (cfg->mesh_kind == MESH_GMSH) {
         if (!cfg->mesh_file[0])
             fail_at(c, "mesh", "kind", "gmsh needs mesh.file");

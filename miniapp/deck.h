@@ -11,7 +11,9 @@
 #define DECK_FILE_MAX (1L << 20)
 
 enum mesh_kind { MESH_CARTESIAN, MESH_GMSH };
-enum case_name { CASE_SYNC_ONLY };
+enum case_name { CASE_SYNC_ONLY, CASE_SOD, CASE_BISOD_X, CASE_SEDOV, CASE_NOH, CASE_TRIPLE_POINT };
+enum sync_pattern { PATTERN_MAHYCO, PATTERN_MINIMAL };
+enum remap_choice { REMAP_NONE, REMAP_EULER };
 enum partitioner { PART_METIS, PART_BLOCK };
 enum sync_mode { SYNC_PERSISTENT, SYNC_BASIC };
 
@@ -30,10 +32,19 @@ struct config {
     int case_name;
     long cell_vars, node_vars, components;
     bool grouped, verify;
+    int direction;            /* sod: 0 x, 1 y, 2 z */
+    double interface;         /* sod: position of the interface along direction */
+    double sedov_energy;      /* sedov: energy in the domain; 0: the value giving radius 1 at t = 1 */
+    /* [physics] */
+    double final_time, cfl, gamma, p_inf, q1, q2;
+    double dt_init, dt_min, dt_max, dt_growth, newton_tol;
+    long newton_max;
+    int eos, remap, limiter, length;
     /* [parallel] */
     int partitioner;
     long ghost_layers;
     int sync;
+    int sync_pattern;
     /* [output] */
     long listing_period;
     long checkpoint_period; /* cycles; 0: at the end only; -1: never */

@@ -1,0 +1,28 @@
+/* Cell geometry of quads and hexes: corner vectors, volume, characteristic length, centre. */
+#ifndef HYDRO_GEOMETRY_H
+#define HYDRO_GEOMETRY_H
+
+#include "element.h"
+
+/* Corner vectors C[k] = dV/dx_k (V: area in 2D, volume in 3D) of the cell with node positions
+ * x[k] (element order); returns V. 2D from the quad's edges; 3D from the hex faces split into
+ * four triangles around each face centre. sum_k C[k] = 0 and V = sum_k x_k . C[k] / dim; both
+ * are exact for any cell with planar faces. Positions are taken relative to node 0, so the
+ * result does not depend on where the cell lies. */
+double geom_corners(const struct element *el, const double (*x)[3], double (*C)[3]);
+
+/* Volume alone (same formula). */
+double geom_volume(const struct element *el, const double (*x)[3]);
+
+enum length_kind { LENGTH_VOLUME, LENGTH_FACES };
+/* Characteristic length: V^(1/dim) (MaHyCo's choice) or the smallest distance between the
+ * centres of opposite faces. */
+double geom_length(const struct element *el, const double (*x)[3], double volume, enum length_kind kind);
+
+/* Mean of the node positions. */
+void geom_centre(const struct element *el, const double (*x)[3], double c[3]);
+
+/* Outward normal of face f of the cell, with the face's area (length in 2D) as its norm. */
+void geom_face_normal(const struct element *el, const double (*x)[3], int f, double n[3]);
+
+#endif

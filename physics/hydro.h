@@ -1,0 +1,48 @@
+/* The hydro scheme's state and parameters: plain arrays (registry data), no communication. */
+#ifndef HYDRO_HYDRO_H
+#define HYDRO_HYDRO_H
+
+#include <stdint.h>
+
+#include "eos.h"
+#include "geometry.h"
+#include "mesh.h"
+
+enum limiter_kind { LIMITER_MINMOD, LIMITER_SUPERBEE, LIMITER_VANLEER };
+
+struct hydro_params {
+    struct eos eos;
+    double cfl;       /* dt = cfl min L / (c + |v|) */
+    double q1, q2;    /* artificial viscosity: q = rho (-q1 L c div u + q2 L^2 div u^2) in compression */
+    double dt_init, dt_min, dt_max, dt_growth, final_time;
+    enum length_kind length;
+    int remap; /* 1: Euler remap back to the initial mesh every cycle */
+    enum limiter_kind limiter;
+};
+
+/* Field arrays, indexed by local item (mesh numbering). Units: length L, mass M, time T.
+ * Cells: rho M/L^3, e (specific internal energy) L^2/T^2, p and q M/(L T^2), c L/T, vol L^3,
+ * mass M, len L. Nodes: x L (positions), v L/T (velocity, 3 components), nmass M, force M L/T^2. */
+struct hydro_fields {
+    double *rho, *e, *p, *c, *q, *vol, *mass, *len;
+    double *rho0, *e0, *p0, *vol0; /* saved at the start of the cycle (level n) */
+    double *x, *v, *nmass, *force;
+    double *x_init; /* the initial mesh, where the remap returns */
+    double *corner; /* scratch: [ncells][nodes per cell][3] corner vectors */
+};
+
+/* Wall boundary conditions: per node, up to 3 orthonormal directions along which the
+ * velocity is zero (one per distinct wall direction around the node). */
+struct walls {
+    int32_t nnodes;
+    int8_t *count;
+    double *dir; /* [nnodes][3][3] */
+};
+
+/* Where a cycle failed: the local cell (or -1) and what went wrong. */
+struct hydro_error {
+    int32_t cell;
+    const char *what;
+};
+
+#endif

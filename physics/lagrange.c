@@ -1,0 +1,236 @@
+/* Lagrange phase (see lagrange.h). */
+#include "lagrange.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+void lagrange_save(struct hydro_fields *f, int32_t nc)
+{
+    memcpy(f->rho0, f->rho, (size_t)nc * sizeof *f->rho);
+    memcpy(f->e0, f->e, (size_t)nc * sizeof *f->e);
+    memcpy(f->p0, f->p, (size_t)nc * sizeof *f->p);
+    memcpy(f->vol0, f->vol, (size_t)nc * sizeof *f->vol);
+}
+
+static void cell_positions(const struct mesh *m, const double *x, int32_t c, double (*xc)[3])
+{
+    int nv = m->el->nnodes;
+    for (int k = 0; k < nv; k++)
+        memcpy(xc[k], x + 3 * (size_t)m->cell_nodes[(size_t)c * nv + k], 3 * sizeof(double));
+}
+
+void lagrange_geometry(const struct mesh *m, struct hydro_fields *f, int32_t nc)
+{
+    int nv = m->el->nnodes;
+    for (int32_t c = 0; c < nc; c++) {
+        double xc[MAX_CELL_NODES][3];
+        cell_positions(m, f->x, c, xc);
+        f->vol[c] = geom_corners(m->el, (const double(*)[3])xc, (double(*)[3])(f->corner + (size_t)c * nv * 3));
+    }
+}
+
+void lagrange_node_mass(const struct mesh *m, struct hydro_fields *f, int32_t nn)
+{
+    int nv = m->el->nnodes;
+    for (int32_t n = 0; n < nn; n++) {
+        double s = 0;
+        for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++)
+            s += f->mass[m->node_cells[k]];
+        f->nmass[n] = s / nv;
+    }
+}
+
+/* Position of node n in cell c's element order. */
+static int corner_of(const struct mesh *m, int32_t c, int32_t n)
+{
+    int nv = m->el->nnodes;
+    for (int k = 0; k < nv; k++)
+        if (m->cell_nodes[(size_t)c * nv + k] == n)
+            return k;
+    return -1;
+}
+
+void lagrange_forces(const struct mesh *m, struct hydro_fields *f, int32_t nn)
+{
+    int nv = m->el->nnodes;
+    for (int32_t n = 0; n < nn; n++) {
+        double F[3] = {0, 0, 0};
+        for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
+            int32_t c = m->node_cells[k];
+            const double *C = f->corner + ((size_t)c * nv + (size_t)corner_of(m, c, n)) * 3;
+            double pq = f->p[c] + f->q[c];
+            for (int d = 0; d < 3; d++)
+                F[d] += pq * C[d];
+        }
+        memcpy(f->force + 3 * (size_t)n, F, sizeof F);
+    }
+}
+
+void walls_apply(const struct walls *w, int32_t node, double v[3])
+{
+    for (int k = 0; k < w->count[node]; k++) {
+        const double *n = w->dir + ((size_t)node * 3 + k) * 3;
+        double vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
+        for (int d = 0; d < 3; d++)
+            v[d] -= vn * n[d];
+    }
+}
+
+void lagrange_move(struct hydro_fields *f, const struct walls *w, int32_t nn, int dim, double dt_half, double dt)
+{
+    for (int32_t n = 0; n < nn; n++) {
+        double *v = f->v + 3 * (size_t)n, *x = f->x + 3 * (size_t)n;
+        const double *F = f->force + 3 * (size_t)n;
+        for (int d = 0; d < dim; d++)
+            v[d] += dt_half * F[d] / f->nmass[n];
+        walls_apply(w, n, v);
+        for (int d = 0; d < dim; d++)
+            x[d] += dt * v[d];
+    }
+}
+
+static int bad(struct hydro_error *err, int32_t c, const char *what)
+{
+    err->cell = c;
+    err->what = what;
+    return -1;
+}
+
+int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t nc, struct hydro_error *err)
+{
+    for (int32_t c = 0; c < nc; c++) {
+        f->p[c] = eos_pressure(&hp->eos, f->rho[c], f->e[c]);
+        f->c[c] = eos_sound_speed(&hp->eos, f->rho[c], f->p[c]);
+        if (!isfinite(f->p[c]) || !isfinite(f->c[c]))
+            return bad(err, c, "the equation of state has no sound speed (NaN or negative pressure)");
+    }
+    return 0;
+}
+
+int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, int32_t nc, double dt,
+                   struct hydro_error *err)
+{
+    const struct element *el = m->el;
+    lagrange_geometry(m, f, nc);
+    for (int32_t c = 0; c < nc; c++) {
+        double V = f->vol[c];
+        if (!(V > 0))
+            return bad(err, c, V <= 0 ? "non-positive volume" : "volume is NaN");
+        double xc[MAX_CELL_NODES][3];
+        cell_positions(m, f->x, c, xc);
+        f->len[c] = geom_length(el, (const double(*)[3])xc, V, hp->length);
+        double rho1 = f->mass[c] / V, rho0 = f->rho0[c];
+        double dtau = 1.0 / rho1 - 1.0 / rho0;
+        double tau = 0.5 * (1.0 / rho0 + 1.0 / rho1);
+        double divu = dtau / (dt * tau);
+        double q = 0;
+        if (divu < 0) /* compression only */
+            q = (1.0 / tau) * (-hp->q1 * f->len[c] * f->c[c] * divu + hp->q2 * f->len[c] * f->len[c] * divu * divu);
+        f->q[c] = q;
+        f->rho[c] = rho1;
+        double e1;
+        if (eos_energy_update(&hp->eos, f->e0[c], f->p0[c], q, rho1, dtau, &e1) < 0)
+            return bad(err, c, "the energy update's Newton iteration did not converge");
+        f->e[c] = e1;
+        f->p[c] = eos_pressure(&hp->eos, rho1, e1);
+        f->c[c] = eos_sound_speed(&hp->eos, rho1, f->p[c]);
+        if (!isfinite(e1) || !isfinite(f->p[c]) || !isfinite(f->c[c]) || !isfinite(q))
+            return bad(err, c, "NaN in the energy or pressure");
+    }
+    return 0;
+}
+
+double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f, const struct hydro_params *hp,
+                             int32_t nc)
+{
+    int nv = m->el->nnodes;
+    double best = INFINITY;
+    for (int32_t c = 0; c < nc; c++) {
+        double vmax = 0;
+        for (int k = 0; k < nv; k++) {
+            const double *v = f->v + 3 * (size_t)m->cell_nodes[(size_t)c * nv + k];
+            double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            vmax = s > vmax ? s : vmax;
+        }
+        double dt = hp->cfl * f->len[c] / (f->c[c] + vmax);
+        best = dt < best ? dt : best;
+    }
+    return best;
+}
+
+/* Wall directions at a node: the unit normals of the boundary faces around it, in the node's
+ * cell order (ascending gid) and each cell's face order, grouped when within 30 degrees of
+ * each other (a curved wall), each group's summed normal made orthonormal to the previous. */
+void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls *w)
+{
+    const struct element *el = m->el;
+    int nf = el->nfaces, nv = el->nnodes;
+    w->nnodes = nn;
+    w->count = xcalloc((size_t)(nn ? nn : 1), sizeof *w->count);
+    w->dir = xcalloc((size_t)(nn ? nn : 1) * 9, sizeof *w->dir);
+    for (int32_t n = 0; n < nn; n++) {
+        double group[8][3];
+        int ngroup = 0;
+        for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
+            int32_t c = m->node_cells[k];
+            int corner = corner_of(m, c, n);
+            for (int f = 0; f < nf; f++) {
+                int32_t face = m->cell_faces[(size_t)c * nf + f];
+                if (m->face_cells[2 * (size_t)face + 1] != FACE_BOUNDARY)
+                    continue;
+                int on = 0;
+                for (int i = 0; i < el->nface_nodes; i++)
+                    on |= el->face_nodes[f][i] == corner;
+                if (!on)
+                    continue;
+                double xc[MAX_CELL_NODES][3], nrm[3];
+                for (int i = 0; i < nv; i++)
+                    memcpy(xc[i], x + 3 * (size_t)m->cell_nodes[(size_t)c * nv + i], sizeof xc[i]);
+                geom_face_normal(el, (const double(*)[3])xc, f, nrm);
+                double len = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+                if (!(len > 0))
+                    continue;
+                int g;
+                for (g = 0; g < ngroup; g++) {
+                    double gl = sqrt(group[g][0] * group[g][0] + group[g][1] * group[g][1] + group[g][2] * group[g][2]);
+                    if ((group[g][0] * nrm[0] + group[g][1] * nrm[1] + group[g][2] * nrm[2]) / (gl * len) > 0.866)
+                        break;
+                }
+                if (g == ngroup) {
+                    if (ngroup == 8)
+                        continue;
+                    memset(group[ngroup++], 0, sizeof group[0]);
+                }
+                for (int d = 0; d < 3; d++)
+                    group[g][d] += nrm[d] / len;
+            }
+        }
+        for (int g = 0; g < ngroup && w->count[n] < el->dim; g++) { /* Gram-Schmidt */
+            double u[3] = {group[g][0], group[g][1], group[g][2]};
+            for (int k = 0; k < w->count[n]; k++) {
+                const double *e = w->dir + ((size_t)n * 3 + k) * 3;
+                double dot = u[0] * e[0] + u[1] * e[1] + u[2] * e[2];
+                for (int d = 0; d < 3; d++)
+                    u[d] -= dot * e[d];
+            }
+            double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+            double glen = sqrt(group[g][0] * group[g][0] + group[g][1] * group[g][1] + group[g][2] * group[g][2]);
+            if (len <= 0.1 * glen)
+                continue; /* (almost) in the span of the previous walls */
+            double *e = w->dir + ((size_t)n * 3 + w->count[n]) * 3;
+            for (int d = 0; d < 3; d++)
+                e[d] = u[d] / len;
+            w->count[n]++;
+        }
+    }
+}
+
+void walls_free(struct walls *w)
+{
+    free(w->count);
+    free(w->dir);
+    memset(w, 0, sizeof *w);
+}

@@ -1,0 +1,42 @@
+/* Lagrange phase of the MaHyCo-like staggered scheme: forces, velocities, positions, geometry,
+ * viscosity, energy and EOS, and the time step candidate. Ranges are local index ranges:
+ * cells [0, nc) and nodes [0, nn), so a caller can compute on owned items or redundantly on
+ * ghost layers. Node sums visit the node's cells in ascending global id. */
+#ifndef HYDRO_LAGRANGE_H
+#define HYDRO_LAGRANGE_H
+
+#include "hydro.h"
+
+/* Level-n copies of rho, e, p, vol for cells [0, nc). */
+void lagrange_save(struct hydro_fields *f, int32_t nc);
+
+/* Corner vectors (into f->corner) and volumes (f->vol) of cells [0, nc) at positions f->x. */
+void lagrange_geometry(const struct mesh *m, struct hydro_fields *f, int32_t nc);
+
+/* Node masses: sum of the cell masses around the node divided by nodes per cell. */
+void lagrange_node_mass(const struct mesh *m, struct hydro_fields *f, int32_t nn);
+
+/* F_p = sum over the node's cells of (p + q) C_cp, nodes [0, nn). */
+void lagrange_forces(const struct mesh *m, struct hydro_fields *f, int32_t nn);
+
+/* v += dt_half F / m, then the walls; x += dt v. Nodes [0, nn). */
+void lagrange_move(struct hydro_fields *f, const struct walls *w, int32_t nn, int dim, double dt_half, double dt);
+
+/* New geometry, density, viscosity, energy and EOS of cells [0, nc) after a step of dt.
+ * Returns 0, or -1 with err set (first bad cell: non-positive volume, NaN, EOS failure). */
+int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, int32_t nc, double dt,
+                   struct hydro_error *err);
+
+/* EOS only (after a remap, or for initial conditions): p and c from rho and e, cells [0, nc). */
+int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t nc, struct hydro_error *err);
+
+/* Smallest cfl L / (c + max node |v|) over cells [0, nc). */
+double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f, const struct hydro_params *hp,
+                             int32_t nc);
+
+/* Walls from the boundary faces around nodes [0, nn) at positions x. */
+void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls *w);
+void walls_free(struct walls *w);
+void walls_apply(const struct walls *w, int32_t node, double v[3]);
+
+#endif
