@@ -266,6 +266,16 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
     snprintf(final, sizeof final, "%s/hydro_%06ld.h5", cp->dir, meta->cycle);
     snprintf(tmp, sizeof tmp, "%s/.hydro_%06ld.h5.tmp", cp->dir, meta->cycle);
 
+    /* the file first, collectively: the temporary name exists for the whole dump */
+    hid_t fapl = H5_CHECK(H5Pcreate(H5P_FILE_ACCESS), tmp);
+    H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), tmp);
+    H5_CHECK(H5Pset_all_coll_metadata_ops(fapl, 1), tmp);
+    H5_CHECK(H5Pset_coll_metadata_write(fapl, 1), tmp);
+    hid_t file = H5_CHECK(H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl), tmp);
+    H5_CHECK(H5Pclose(fapl), tmp);
+    hid_t dxpl = H5_CHECK(H5Pcreate(H5P_DATASET_XFER), tmp);
+    H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), tmp);
+
     /* cell records: gid, node gids, face tags, owner rank, checkpointed cell variables */
     const size_t c_nodes = 8, c_tags = c_nodes + 8 * (size_t)nv, c_rank = c_tags + 4 * (size_t)nf,
                  c_vars = c_rank + 4, c_rec = c_vars + vars_width(reg, VAR_CELL);
@@ -296,25 +306,22 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
     char *nblock = to_blocks(comm, recs, m->nnodes_owned, n_rec, m->global_nnodes, &nlo, &ncnt, "node");
     free(recs);
 
-    /* the file, collectively */
-    hid_t fapl = H5_CHECK(H5Pcreate(H5P_FILE_ACCESS), tmp);
-    H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), tmp);
-    H5_CHECK(H5Pset_all_coll_metadata_ops(fapl, 1), tmp);
-    H5_CHECK(H5Pset_coll_metadata_write(fapl, 1), tmp);
-    hid_t file = H5_CHECK(H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl), tmp);
-    H5_CHECK(H5Pclose(fapl), tmp);
-    hid_t dxpl = H5_CHECK(H5Pcreate(H5P_DATASET_XFER), tmp);
-    H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), tmp);
-
     h5_attr_string(file, "format", CHECKPOINT_FORMAT, tmp);
     h5_attr_i32(file, "format_version", CHECKPOINT_FORMAT_VERSION, tmp);
     h5_attr_double(file, "time", meta->time, tmp);
     h5_attr_i64(file, "cycle", meta->cycle, tmp);
     h5_attr_double(file, "dt", meta->dt, tmp);
+    h5_attr_double(file, "dt_old", meta->dt_old, tmp);
     h5_attr_i32(file, "dim", m->el->dim, tmp);
     h5_attr_i32(file, "nranks_written", P, tmp);
     h5_attr_string(file, "code_version", meta->code_version, tmp);
     h5_attr_string(file, "deck", meta->deck_text, tmp);
+
+    /* diagnostics: sums whose last bits depend on the rank count (h5diff --exclude-path /diagnostics) */
+    hid_t gdiag = H5_CHECK(H5Gcreate2(file, "diagnostics", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
+    h5_attr_double(gdiag, "initial_mass", meta->mass0, tmp);
+    h5_attr_double(gdiag, "initial_energy", meta->energy0, tmp);
+    H5_CHECK(H5Gclose(gdiag), tmp);
 
     hid_t gmesh = H5_CHECK(H5Gcreate2(file, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
     double *xyz = column(nblock, ncnt, n_rec, n_xyz, 3);

@@ -16,6 +16,8 @@ enum { CHECKPOINT_FORMAT_VERSION = 1 };
 struct dump_meta {
     long cycle;
     double time, dt;
+    double dt_old;         /* the step that led to this state */
+    double mass0, energy0; /* totals at t = 0, for drift reports after a restart */
     const char *deck_text;    /* the resolved deck */
     const char *code_version; /* "hydro X.Y.Z (revision)" */
 };

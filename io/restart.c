@@ -141,6 +141,18 @@ static herr_t scan_var(hid_t group, const char *name, const H5L_info_t *info, vo
     return 0;
 }
 
+static int read_diagnostics(hid_t file, struct restart_file *rf)
+{
+    if (H5Lexists(file, "diagnostics", H5P_DEFAULT) <= 0)
+        return -1;
+    hid_t g = H5Gopen2(file, "diagnostics", H5P_DEFAULT);
+    if (g < 0)
+        return -1;
+    int rc = h5_read_attr_double(g, "initial_mass", &rf->mass0) || h5_read_attr_double(g, "initial_energy", &rf->energy0);
+    H5Gclose(g);
+    return rc ? -1 : 0;
+}
+
 /* Rank 0: everything a restart relies on, before any rank reads in parallel. */
 static int validate(const char *path, struct restart_file *rf, char *err, size_t errlen)
 {
@@ -169,15 +181,19 @@ static int validate(const char *path, struct restart_file *rf, char *err, size_t
         snprintf(err, errlen, "%s: checkpoint format version %lld, this hydro reads version %d", path,
                  (long long)version, CHECKPOINT_FORMAT_VERSION);
     } else if (h5_read_attr_i64(file, "cycle", &cycle) || h5_read_attr_double(file, "time", &rf->time) ||
-               h5_read_attr_double(file, "dt", &rf->dt) || h5_read_attr_i64(file, "dim", &dim) ||
+               h5_read_attr_double(file, "dt", &rf->dt) || h5_read_attr_double(file, "dt_old", &rf->dt_old) ||
+               h5_read_attr_i64(file, "dim", &dim) ||
                h5_read_attr_i64(file, "nranks_written", &nranks) || !(rf->deck_text = h5_read_attr_string(file, "deck"))) {
-        snprintf(err, errlen, "%s: a root attribute (cycle, time, dt, dim, nranks_written or deck) is missing or "
-                 "of the wrong type", path);
+        snprintf(err, errlen, "%s: a root attribute (cycle, time, dt, dt_old, dim, nranks_written or deck) is "
+                 "missing or of the wrong type", path);
     } else if (dim != 2 && dim != 3) {
         snprintf(err, errlen, "%s: dim = %lld", path, (long long)dim);
-    } else if (cycle < 0 || cycle > 1000000000000LL || !isfinite(rf->time) || !isfinite(rf->dt) || rf->dt <= 0) {
+    } else if (cycle < 0 || cycle > 1000000000000LL || !isfinite(rf->time) || !isfinite(rf->dt) || rf->dt <= 0 ||
+               !isfinite(rf->dt_old) || rf->dt_old <= 0) {
         snprintf(err, errlen, "%s: bad time-stepping state (cycle %lld, time %g, dt %g)", path, (long long)cycle,
                  rf->time, rf->dt);
+    } else if (read_diagnostics(file, rf)) {
+        snprintf(err, errlen, "%s: lacks group /diagnostics with attributes initial_mass and initial_energy", path);
     } else {
         rf->cycle = (long)cycle;
         rf->dim = (int)dim;
@@ -248,14 +264,18 @@ int restart_open(MPI_Comm comm, const char *path, struct restart_file *rf, char 
     /* the scalars and the variable list, then the deck text */
     struct {
         long cycle;
-        double time, dt;
+        double time, dt, dt_old, mass0, energy0;
         int dim, nranks_written, nvars;
         int64_t ncells, nnodes;
-    } head = {rf->cycle, rf->time, rf->dt, rf->dim, rf->nranks_written, rf->nvars, rf->ncells, rf->nnodes};
+    } head = {rf->cycle, rf->time, rf->dt, rf->dt_old, rf->mass0, rf->energy0, rf->dim, rf->nranks_written,
+              rf->nvars, rf->ncells, rf->nnodes};
     comm_bcast_bytes(comm, &head, sizeof head, 0);
     rf->cycle = head.cycle;
     rf->time = head.time;
     rf->dt = head.dt;
+    rf->dt_old = head.dt_old;
+    rf->mass0 = head.mass0;
+    rf->energy0 = head.energy0;
     rf->dim = head.dim;
     rf->nranks_written = head.nranks_written;
     rf->ncells = head.ncells;

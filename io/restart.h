@@ -21,7 +21,8 @@ struct restart_file {
     char path[4096];
     char *deck_text;
     long cycle;
-    double time, dt;
+    double time, dt, dt_old;
+    double mass0, energy0; /* totals at t = 0 */
     int dim, nranks_written;
     int64_t ncells, nnodes;
     int nvars;

@@ -9,6 +9,7 @@
 #include "partition.h"
 #include "restart.h"
 #include "run.h"
+#include "scheme.h"
 #include "setup.h"
 #include "sync_only.h"
 #include "version.h"
@@ -64,7 +65,14 @@ static void dump(struct run *run)
 {
     char err[1024], version[128];
     snprintf(version, sizeof version, "hydro %s (%s)", HYDRO_VERSION, HYDRO_REVISION);
-    struct dump_meta meta = {run->cycle, run->time, run->dt, run->deck_text, version};
+    struct dump_meta meta = {.cycle = run->cycle,
+                             .time = run->time,
+                             .dt = run->dt,
+                             .dt_old = run->dt_old,
+                             .deck_text = run->deck_text,
+                             .code_version = version};
+    if (run->scheme)
+        scheme_totals0(run->scheme, &meta.mass0, &meta.energy0);
     struct dump_report rep;
     timers_start(&run->tm, TIMER_DUMP);
     if (checkpoint_write(run->dumps, run->mesh, &run->reg, &meta, &rep, err, sizeof err))
@@ -93,11 +101,15 @@ static void prolog(struct run *run)
     timers_start(&run->tm, TIMER_PLANS);
     sync_plans_build(run->comm, run->mesh, &run->cell_plan, &run->node_plan);
     registry_init(&run->reg, run->mesh->ncells, run->mesh->nnodes);
-    run->sync_case = sync_case_create(run);
-    timers_stop(&run->tm, TIMER_PLANS);
     run->first_cycle = 1;
     run->last_dump = -1;
-    run->dt = 1.0; /* sync_only has no physics: time counts cycles */
+    if (cfg->case_name == CASE_SYNC_ONLY) {
+        run->sync_case = sync_case_create(run);
+        run->dt = run->dt_old = 1.0; /* no physics: time counts cycles */
+    } else {
+        run->scheme = scheme_create(run); /* sets dt */
+    }
+    timers_stop(&run->tm, TIMER_PLANS);
     if (run->restart) {
         timers_start(&run->tm, TIMER_RESTART);
         if (restart_read_vars(run->comm, run->restart, run->mesh, &run->reg, err, sizeof err))
@@ -107,7 +119,10 @@ static void prolog(struct run *run)
         run->first_cycle = run->cycle + 1;
         run->time = run->restart->time;
         run->dt = run->restart->dt;
-        if (cfg->verify)
+        run->dt_old = run->restart->dt_old;
+        if (run->scheme)
+            scheme_restored(run->scheme, run);
+        else if (cfg->verify)
             sync_case_check_restart(run->sync_case, run);
     }
     if (cfg->checkpoint_period >= 0) {
@@ -122,6 +137,24 @@ static void prolog(struct run *run)
     listing_flush(run->lst);
 }
 
+/* A cycle of the case; -1 when the run must stop on a failure. */
+static int cycle(struct run *run)
+{
+    if (run->scheme)
+        return scheme_cycle(run->scheme, run); /* advances time and sets the next dt */
+    sync_case_cycle(run->sync_case, run);
+    run->time += run->dt;
+    return 0;
+}
+
+/* The hydro cases stop at final_time too. */
+static int more(const struct run *run)
+{
+    if (run->cycle > run->cfg.max_cycles)
+        return 0;
+    return !run->scheme || run->time < run->cfg.final_time;
+}
+
 static void time_loop(struct run *run)
 {
     timers_start(&run->tm, TIMER_LOOP);
@@ -129,15 +162,22 @@ static void time_loop(struct run *run)
     long last_cycle = run->first_cycle - 1; /* of the previous cycle line */
     long period = run->cfg.listing_period;
     long dump_period = run->cfg.checkpoint_period;
-    for (run->cycle = run->first_cycle; run->cycle <= run->cfg.max_cycles; run->cycle++) {
-        sync_case_cycle(run->sync_case, run);
-        run->time += run->dt;
-        if (period > 0 && (run->cycle % period == 0 || run->cycle == run->cfg.max_cycles)) {
+    for (run->cycle = run->first_cycle; more(run); run->cycle++) {
+        if (cycle(run)) { /* the state at the failure, for the post-mortem, then exit 1 */
+            timers_stop(&run->tm, TIMER_LOOP);
+            if (run->dumps)
+                dump(run);
+            run_exit_collective(run, EXIT_RUNTIME, NULL);
+        }
+        int last_one = run->cycle == run->cfg.max_cycles || (run->scheme && run->time >= run->cfg.final_time);
+        if (period > 0 && (run->cycle % period == 0 || last_one)) {
             double now = timers_now();
             listing_printf(run->lst, "Loop", "Cycle %6ld  time=%.6e  dt=%.6e  wall/cycle=%.6e s", run->cycle, run->time,
-                           run->dt, (now - last) / (double)(run->cycle - last_cycle));
+                           run->dt_old, (now - last) / (double)(run->cycle - last_cycle));
             last = now;
             last_cycle = run->cycle;
+            if (run->scheme)
+                scheme_listing(run->scheme, run, 0);
         }
         if (run->dumps && dump_period > 0 && run->cycle % dump_period == 0)
             dump(run);
@@ -151,13 +191,19 @@ static void epilog(struct run *run)
     if (run->dumps && run->last_dump != run->cycle)
         dump(run);
     checkpointer_destroy(run->dumps);
-    sync_case_report(run->sync_case, run);
+    if (run->scheme) {
+        scheme_listing(run->scheme, run, 1);
+        scheme_report(run->scheme, run);
+    } else {
+        sync_case_report(run->sync_case, run);
+    }
     timers_print_local(&run->tm, run->lst);
     timers_print_global(&run->tm, run->comm, run->rank == 0 ? run->lst : NULL);
     double total = timers_now() - run->t_start;
     listing_printf(run->lst, "Internal", "TotalReel = %.15g secondes (init: %.15g  loop: %.15g )", total,
                    run->tm.total[TIMER_INIT], run->tm.total[TIMER_LOOP]);
     sync_case_destroy(run->sync_case);
+    scheme_destroy(run->scheme);
     registry_free(&run->reg);
     sync_plan_free(&run->cell_plan);
     sync_plan_free(&run->node_plan);

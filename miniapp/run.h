@@ -12,6 +12,7 @@
 #include "vars.h"
 
 struct sync_case;
+struct scheme;
 struct restart_file;
 struct checkpointer;
 
@@ -27,13 +28,15 @@ struct run {
     struct mesh *mesh;
     struct sync_plan cell_plan, node_plan;
     struct registry reg;
-    struct sync_case *sync_case;
+    struct sync_case *sync_case; /* case sync_only */
+    struct scheme *scheme;       /* the hydro cases */
     struct restart_file *restart; /* NULL unless started with --restart */
     struct checkpointer *dumps;   /* NULL when output.checkpoint_period = -1 */
     long cycle;
     long first_cycle; /* 1, or the restart cycle + 1 */
     long last_dump;   /* cycle of the last dump written or read, -1 if none */
     double time, dt;
+    double dt_old; /* the previous step: velocities advance by (dt_old + dt) / 2 */
 };
 
 /* Command line and deck (or, with --restart FILE, the deck stored in the dump). Handles

@@ -79,17 +79,22 @@ void walls_apply(const struct walls *w, int32_t node, double v[3])
     }
 }
 
-void lagrange_move(struct hydro_fields *f, const struct walls *w, int32_t nn, int dim, double dt_half, double dt)
+void lagrange_velocity(struct hydro_fields *f, const struct walls *w, int32_t nn, int dim, double dt_half)
 {
     for (int32_t n = 0; n < nn; n++) {
-        double *v = f->v + 3 * (size_t)n, *x = f->x + 3 * (size_t)n;
+        double *v = f->v + 3 * (size_t)n;
         const double *F = f->force + 3 * (size_t)n;
         for (int d = 0; d < dim; d++)
             v[d] += dt_half * F[d] / f->nmass[n];
         walls_apply(w, n, v);
-        for (int d = 0; d < dim; d++)
-            x[d] += dt * v[d];
     }
+}
+
+void lagrange_positions(struct hydro_fields *f, int32_t nn, int dim, double dt)
+{
+    for (int32_t n = 0; n < nn; n++)
+        for (int d = 0; d < dim; d++)
+            f->x[3 * (size_t)n + d] += dt * f->v[3 * (size_t)n + d];
 }
 
 static int bad(struct hydro_error *err, int32_t c, const char *what)

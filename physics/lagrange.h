@@ -19,8 +19,10 @@ void lagrange_node_mass(const struct mesh *m, struct hydro_fields *f, int32_t nn
 /* F_p = sum over the node's cells of (p + q) C_cp, nodes [0, nn). */
 void lagrange_forces(const struct mesh *m, struct hydro_fields *f, int32_t nn);
 
-/* v += dt_half F / m, then the walls; x += dt v. Nodes [0, nn). */
-void lagrange_move(struct hydro_fields *f, const struct walls *w, int32_t nn, int dim, double dt_half, double dt);
+/* v += dt_half F / m, then the walls. Nodes [0, nn). */
+void lagrange_velocity(struct hydro_fields *f, const struct walls *w, int32_t nn, int dim, double dt_half);
+/* x += dt v. Nodes [0, nn). */
+void lagrange_positions(struct hydro_fields *f, int32_t nn, int dim, double dt);
 
 /* New geometry, density, viscosity, energy and EOS of cells [0, nc) after a step of dt.
  * Returns 0, or -1 with err set (first bad cell: non-positive volume, NaN, EOS failure). */

@@ -62,9 +62,9 @@ sh "$top/test/h5same.sh" u/checkpoints/hydro_000012.h5 s4/checkpoints/hydro_0000
 hydro_in ub 2 "$DECK" $small run.max_cycles=12 parallel.partitioner=block output.checkpoint_period=6
 (cd s && mpi 4 "$HYDRO" --restart checkpoints/hydro_000006.h5 run.max_cycles=12 parallel.partitioner=block \
     output.checkpoint_dir=blk > logb 2>&1); ok $? "restart repartitioned with blocks on 4 ranks"
-sh "$top/test/h5same.sh" ub/checkpoints/hydro_000012.h5 s/blk/hydro_000012.h5 > same.out
 # the decks differ in checkpoint_dir only; every dataset is the same
-! grep -v 'attribute: <deck of </>>' same.out | grep -q .; ok $? "block restart on 4 ranks ends with the block run's data"
+sh "$top/test/h5same.sh" --any-deck ub/checkpoints/hydro_000012.h5 s/blk/hydro_000012.h5
+ok $? "block restart on 4 ranks ends with the block run's data"
 
 # keep and XDMF
 hydro_in k 2 "$DECK" $small run.max_cycles=10 output.checkpoint_period=2 output.checkpoint_keep=2
@@ -142,8 +142,8 @@ for attempt in 1 2 3 4 5; do
     pid=$!
     n=0 # wait for two published dumps, then kill the ranks as soon as a dump is being written
     while { [ "$(ls checkpoints/hydro_*.h5 2> /dev/null | wc -l)" -lt 2 ] ||
-        ! ls checkpoints/.hydro_*.tmp > /dev/null 2>&1; } && [ $n -lt 6000 ]; do
-        sleep 0.01
+        ! ls checkpoints/.hydro_*.tmp > /dev/null 2>&1; } && [ $n -lt 12000 ]; do
+        sleep 0.005
         n=$((n + 1))
     done
     pkill -KILL -f "^$HYDRO $DECK mesh.nx=60"

@@ -1,0 +1,383 @@
+/* The hydro cycle and its synchronisation patterns (see scheme.h). */
+#include "scheme.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases.h"
+#include "check.h"
+#include "comm.h"
+#include "lagrange.h"
+#include "restart.h"
+#include "run.h"
+
+enum { MAX_GROUPS = 64 };
+
+struct scheme {
+    struct hydro_params hp;
+    struct case_params cp;
+    struct hydro_fields f;
+    struct walls walls;
+    int pattern;
+    int32_t nc_comp, nn_comp; /* items the Lagrange phase updates */
+    int id[32];               /* registry ids, see enum field */
+    struct sync_group *g[MAX_GROUPS];
+    int ng;
+    int g_save[5], g_velocity, g_position, g_end_cells, g_end_nodes, g_all_cells, g_all_nodes;
+    struct reduction dt_red, totals;
+    long totals_cycle;
+    double totals_time;
+    double mass0, energy0;
+    struct hydro_error err;
+    int failed;
+};
+
+enum field {
+    F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN, F_RHO0, F_E0, F_P0, F_VOL0,
+    F_X, F_V, F_NMASS, F_FORCE, F_XINIT, F_COUNT
+};
+
+static const struct {
+    const char *name;
+    enum var_center center;
+    int ncomp;
+    unsigned flags;
+    const char *unit;
+} fields[F_COUNT] = {
+    [F_RHO] = {"density", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "mass/length^3"},
+    [F_E] = {"internal_energy", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "energy/mass"},
+    [F_P] = {"pressure", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "pressure"},
+    [F_C] = {"sound_speed", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "length/time"},
+    [F_Q] = {"viscosity", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "pressure"},
+    [F_VOL] = {"volume", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "length^dim"},
+    [F_MASS] = {"mass", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "mass"},
+    [F_LEN] = {"length", VAR_CELL, 1, 0, "length"},
+    [F_RHO0] = {"density_n", VAR_CELL, 1, 0, "mass/length^3"},
+    [F_E0] = {"internal_energy_n", VAR_CELL, 1, 0, "energy/mass"},
+    [F_P0] = {"pressure_n", VAR_CELL, 1, 0, "pressure"},
+    [F_VOL0] = {"volume_n", VAR_CELL, 1, 0, "length^dim"},
+    [F_X] = {"position", VAR_NODE, 3, VAR_SYNC, "length"},
+    [F_V] = {"velocity", VAR_NODE, 3, VAR_SYNC | VAR_CHECKPOINT, "length/time"},
+    [F_NMASS] = {"mass", VAR_NODE, 1, VAR_SYNC | VAR_CHECKPOINT, "mass"},
+    [F_FORCE] = {"force", VAR_NODE, 3, 0, "mass length/time^2"},
+    [F_XINIT] = {"initial_position", VAR_NODE, 3, 0, "length"},
+};
+
+static int group(struct scheme *s, struct run *run, const int *fl, int n)
+{
+    int ids[F_COUNT];
+    for (int i = 0; i < n; i++)
+        ids[i] = s->id[fl[i]];
+    enum var_center c = fields[fl[0]].center;
+    s->g[s->ng] = sync_group_create(run->comm, c == VAR_CELL ? &run->cell_plan : &run->node_plan, &run->reg, ids, n,
+                                    run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
+    return s->ng++;
+}
+
+static void sync_now(struct scheme *s, struct run *run, int g)
+{
+    timers_start(&run->tm, TIMER_SYNC);
+    sync_start(s->g[g]);
+    sync_finish(s->g[g]);
+    timers_stop(&run->tm, TIMER_SYNC);
+}
+
+static double *data(struct scheme *s, struct run *run, enum field fl) { return run->reg.v[s->id[fl]].data; }
+
+/* Owned totals: mass, internal + kinetic energy. */
+static void totals(const struct scheme *s, const struct mesh *m, double out[2])
+{
+    const struct hydro_fields *f = &s->f;
+    double mass = 0, energy = 0;
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        mass += f->mass[c];
+        energy += f->mass[c] * f->e[c];
+    }
+    for (int32_t n = 0; n < m->nnodes_owned; n++) {
+        const double *v = f->v + 3 * (size_t)n;
+        energy += 0.5 * f->nmass[n] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    }
+    out[0] = mass;
+    out[1] = energy;
+}
+
+struct scheme *scheme_create(struct run *run)
+{
+    const struct config *cfg = &run->cfg;
+    struct mesh *m = run->mesh;
+    struct scheme *s = xcalloc(1, sizeof *s);
+    s->hp = (struct hydro_params){
+        .eos = {.kind = cfg->eos == 0 ? EOS_PERFECT : EOS_STIFFENED,
+                .gamma = cfg->gamma,
+                .p_inf = cfg->eos == 0 ? 0.0 : cfg->p_inf,
+                .newton_tol = cfg->newton_tol,
+                .newton_max = (int)cfg->newton_max},
+        .cfl = cfg->cfl,
+        .q1 = cfg->q1,
+        .q2 = cfg->q2 > 0 ? cfg->q2 : 0.5 * (cfg->gamma + 1.0),
+        .dt_init = cfg->dt_init,
+        .dt_min = cfg->dt_min,
+        .dt_max = cfg->dt_max,
+        .dt_growth = cfg->dt_growth,
+        .final_time = cfg->final_time,
+        .length = cfg->length == 0 ? LENGTH_VOLUME : LENGTH_FACES,
+        .remap = cfg->remap == REMAP_EULER,
+        .limiter = (enum limiter_kind)cfg->limiter,
+    };
+    static const enum hydro_case cases[] = {[CASE_SOD] = HCASE_SOD, [CASE_BISOD_X] = HCASE_BISOD_X,
+                                            [CASE_SEDOV] = HCASE_SEDOV, [CASE_NOH] = HCASE_NOH,
+                                            [CASE_TRIPLE_POINT] = HCASE_TRIPLE_POINT};
+    s->cp = (struct case_params){.name = cases[cfg->case_name], .direction = cfg->direction,
+                                 .interface = cfg->interface, .sedov_energy = cfg->sedov_energy};
+    if (s->cp.name == HCASE_SEDOV && s->cp.sedov_energy == 0) {
+        double alpha = sedov_alpha((int)cfg->dim, cfg->gamma);
+        if (alpha == 0)
+            run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? "case.sedov_energy: the automatic value is "
+                                                                     "known for gamma 1.4 only: set it" : NULL);
+        s->cp.sedov_energy = alpha / (cfg->dim == 2 ? 4.0 : 8.0); /* a quarter plane or an octant */
+    }
+    s->pattern = cfg->sync_pattern;
+    int L = m->nlayers;
+    s->nc_comp = s->pattern == PATTERN_MINIMAL ? m->cell_layer_start[L] : m->ncells_owned;
+    s->nn_comp = s->pattern == PATTERN_MINIMAL ? m->node_layer_start[L] : m->node_layer_start[1];
+
+    for (int i = 0; i < F_COUNT; i++) {
+        const char *name = fields[i].name;
+        char nodename[64];
+        if (i == F_NMASS) { /* registry names are unique: the node mass is "node_mass" inside */
+            snprintf(nodename, sizeof nodename, "node_mass");
+            name = nodename;
+        }
+        s->id[i] = i == F_X ? registry_add_external(&run->reg, name, VAR_NODE, 3, fields[i].flags, fields[i].unit,
+                                                    m->node_xyz)
+                            : registry_add(&run->reg, name, fields[i].center, fields[i].ncomp, fields[i].flags,
+                                           fields[i].unit);
+    }
+    struct hydro_fields *f = &s->f;
+    f->rho = data(s, run, F_RHO);
+    f->e = data(s, run, F_E);
+    f->p = data(s, run, F_P);
+    f->c = data(s, run, F_C);
+    f->q = data(s, run, F_Q);
+    f->vol = data(s, run, F_VOL);
+    f->mass = data(s, run, F_MASS);
+    f->len = data(s, run, F_LEN);
+    f->rho0 = data(s, run, F_RHO0);
+    f->e0 = data(s, run, F_E0);
+    f->p0 = data(s, run, F_P0);
+    f->vol0 = data(s, run, F_VOL0);
+    f->x = data(s, run, F_X);
+    f->v = data(s, run, F_V);
+    f->nmass = data(s, run, F_NMASS);
+    f->force = data(s, run, F_FORCE);
+    f->x_init = data(s, run, F_XINIT);
+    f->corner = xmalloc((size_t)(m->ncells ? m->ncells : 1) * m->el->nnodes * 3 * sizeof *f->corner);
+
+    /* recorded synchronisations */
+    static const int save[5] = {F_Q, F_RHO, F_E, F_VOL, F_P};
+    for (int i = 0; i < 5; i++)
+        s->g_save[i] = group(s, run, &save[i], 1);
+    int fv = F_V, fx = F_X;
+    s->g_velocity = group(s, run, &fv, 1);
+    s->g_position = group(s, run, &fx, 1);
+    static const int end_cells[] = {F_RHO, F_E, F_P, F_C, F_Q}, end_nodes[] = {F_X, F_V};
+    s->g_end_cells = group(s, run, end_cells, 5);
+    s->g_end_nodes = group(s, run, end_nodes, 2);
+    static const int all_cells[] = {F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN}, all_nodes[] = {F_X, F_V, F_NMASS};
+    s->g_all_cells = group(s, run, all_cells, 8);
+    s->g_all_nodes = group(s, run, all_nodes, 3);
+
+    memcpy(f->x_init, f->x, (size_t)m->nnodes * 3 * sizeof *f->x);
+    walls_build(m, f->x, m->node_layer_start[L], &s->walls);
+    run->dt = run->dt_old = s->hp.dt_init;
+    if (!run->restart) {
+        struct hydro_error err;
+        int bad = case_init(&s->cp, &s->hp, m, f, m->ncells, m->nnodes, &err) != 0;
+        lagrange_node_mass(m, f, m->node_layer_start[L]);
+        if (comm_max_int(run->comm, bad))
+            run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? "the initial state has no sound speed "
+                                                                     "(check the equation of state)" : NULL);
+        sync_now(s, run, s->g_all_cells); /* ghosts hold their owners' values from the start */
+        sync_now(s, run, s->g_all_nodes);
+        double t[2], sum[2];
+        totals(s, m, t);
+        reduction_start(run->comm, &s->totals, t, 2, 0);
+        reduction_finish(&s->totals);
+        memcpy(sum, s->totals.out, sizeof sum);
+        s->mass0 = sum[0];
+        s->energy0 = sum[1];
+    }
+    s->totals_cycle = -1;
+    return s;
+}
+
+void scheme_restored(struct scheme *s, struct run *run)
+{
+    struct mesh *m = run->mesh;
+    struct hydro_fields *f = &s->f;
+    memcpy(f->x_init, f->x, (size_t)m->nnodes * 3 * sizeof *f->x);
+    lagrange_geometry(m, f, m->ncells);
+    for (int32_t c = 0; c < m->ncells; c++) {
+        double xc[MAX_CELL_NODES][3];
+        for (int k = 0; k < m->el->nnodes; k++)
+            memcpy(xc[k], f->x + 3 * (size_t)m->cell_nodes[(size_t)c * m->el->nnodes + k], sizeof xc[k]);
+        f->len[c] = geom_length(m->el, (const double(*)[3])xc, f->vol[c], s->hp.length);
+    }
+    s->mass0 = run->restart->mass0;
+    s->energy0 = run->restart->energy0;
+}
+
+/* Collective after the dt reduction reported a failure: rank 0 names the smallest bad cell. */
+static void report_failure(struct scheme *s, struct run *run)
+{
+    long long gid = s->failed ? (long long)run->mesh->cell_gid[s->err.cell] : LLONG_MAX;
+    long long worst = comm_min_ll(run->comm, gid);
+    int holder = gid == worst ? run->rank : run->size;
+    holder = -comm_max_int(run->comm, -holder); /* lowest rank holding it */
+    char msg[512] = "";
+    if (run->rank == holder)
+        snprintf(msg, sizeof msg, "cycle %ld: cell %lld: %s", run->cycle, worst, s->err.what);
+    char *text = comm_bcast_text(run->comm, msg, holder);
+    if (run->rank == 0) {
+        fprintf(stderr, "hydro: %s\n", text);
+        listing_printf(run->lst, "Hydro", "Stopped: %s", text);
+    }
+    free(text);
+}
+
+int scheme_cycle(struct scheme *s, struct run *run)
+{
+    struct mesh *m = run->mesh;
+    struct hydro_fields *f = &s->f;
+    const double dt = run->dt, dt_half = 0.5 * (run->dt_old + run->dt);
+    const int dim = m->el->dim;
+    s->failed = 0;
+
+    lagrange_save(f, s->nc_comp);
+    if (s->pattern == PATTERN_MAHYCO) /* MaHyCo: each saved variable synchronised separately */
+        for (int i = 0; i < 5; i++)
+            sync_now(s, run, s->g_save[i]);
+    lagrange_geometry(m, f, m->ncells); /* corner vectors at level n */
+    lagrange_forces(m, f, s->nn_comp);
+    lagrange_velocity(f, &s->walls, s->nn_comp, dim, dt_half);
+    if (s->pattern == PATTERN_MAHYCO)
+        sync_now(s, run, s->g_velocity);
+    lagrange_positions(f, s->nn_comp, dim, dt);
+    if (s->pattern == PATTERN_MAHYCO)
+        sync_now(s, run, s->g_position);
+    if (lagrange_cells(m, f, &s->hp, s->nc_comp, dt, &s->err))
+        s->failed = 1;
+    run->time += dt;
+
+    /* dt candidate and failure flag travel in one non-blocking reduction, finished with the
+     * cycle's last synchronisation */
+    double cand = s->failed ? -1.0 : lagrange_dt_candidate(m, f, &s->hp, m->ncells_owned);
+    double v[2] = {cand, s->failed ? -1.0 : 0.0};
+    reduction_start(run->comm, &s->dt_red, v, 2, 1);
+    if (s->pattern == PATTERN_MINIMAL) {
+        timers_start(&run->tm, TIMER_SYNC);
+        sync_start(s->g[s->g_end_cells]);
+        sync_start(s->g[s->g_end_nodes]);
+        sync_finish(s->g[s->g_end_cells]);
+        sync_finish(s->g[s->g_end_nodes]);
+        timers_stop(&run->tm, TIMER_SYNC);
+    }
+    reduction_finish(&s->dt_red);
+    if (s->dt_red.out[1] < 0) {
+        report_failure(s, run);
+        return -1;
+    }
+    return scheme_next_dt(s, run);
+}
+
+int scheme_next_dt(struct scheme *s, struct run *run)
+{
+    double dt = s->dt_red.out[0];
+    double grown = run->dt * s->hp.dt_growth;
+    dt = dt < grown ? dt : grown;
+    dt = dt < s->hp.dt_max ? dt : s->hp.dt_max;
+    double left = s->hp.final_time - run->time;
+    if (left > 0 && dt > left)
+        dt = left; /* the last step ends exactly at final_time */
+    run->dt_old = run->dt;
+    run->dt = dt;
+    if (dt < s->hp.dt_min && left > 0) {
+        if (run->rank == 0) {
+            fprintf(stderr, "hydro: cycle %ld: time step %.6g below dt_min %.6g\n", run->cycle, dt, s->hp.dt_min);
+            listing_printf(run->lst, "Hydro", "Stopped: cycle %ld: time step %.6g below dt_min %.6g", run->cycle, dt,
+                           s->hp.dt_min);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+static void print_totals(struct scheme *s, struct run *run)
+{
+    reduction_finish(&s->totals);
+    double mass = s->totals.out[0], energy = s->totals.out[1];
+    listing_printf(run->lst, "Hydro", "Totals at cycle %ld, time %.6e: mass %.12e (drift %+.3e), energy %.12e "
+                   "(drift %+.3e)", s->totals_cycle, s->totals_time, mass, (mass - s->mass0) / s->mass0, energy,
+                   (energy - s->energy0) / fabs(s->energy0));
+    s->totals_cycle = -1;
+}
+
+void scheme_listing(struct scheme *s, struct run *run, int final)
+{
+    if (final && s->totals_cycle == run->cycle) { /* the last cycle's line already started them */
+        print_totals(s, run);
+        return;
+    }
+    if (s->totals_cycle >= 0) /* started at the previous listing line */
+        print_totals(s, run);
+    double t[2];
+    totals(s, run->mesh, t);
+    reduction_start(run->comm, &s->totals, t, 2, 0);
+    s->totals_cycle = run->cycle;
+    s->totals_time = run->time;
+    if (final)
+        print_totals(s, run);
+}
+
+void scheme_totals0(const struct scheme *s, double *mass0, double *energy0)
+{
+    *mass0 = s->mass0;
+    *energy0 = s->energy0;
+}
+
+void scheme_report(const struct scheme *s, struct run *run)
+{
+    long long syncs = 0, messages = 0, bytes = 0;
+    for (int g = 0; g < s->ng; g++) {
+        syncs += s->g[g]->count;
+        messages += s->g[g]->messages;
+        bytes += s->g[g]->bytes_sent;
+    }
+    long done = run->cycle - run->first_cycle + 1;
+    double cycles = done > 0 ? (double)done : 1.0;
+    double per[2] = {(double)messages / cycles, (double)bytes / cycles};
+    struct stats st[2];
+    comm_stats(run->comm, per, 2, st);
+    listing_printf(run->lst, "Sync", "Synchronisations per cycle: %.1f (pattern %s, %s)", (double)syncs / cycles,
+                   s->pattern == PATTERN_MAHYCO ? "mahyco" : "minimal",
+                   run->cfg.sync == SYNC_BASIC ? "basic Isend/Irecv" : "persistent requests");
+    listing_printf(run->lst, "Sync", "This rank sent per cycle: %.0f messages, %.0f bytes", per[0], per[1]);
+    listing_printf(run->lst, "Sync", "Bytes sent per cycle over ranks: min %.0f (rank %d) avg %.0f max %.0f (rank %d)",
+                   st[1].min, st[1].rank_min, st[1].avg, st[1].max, st[1].rank_max);
+}
+
+void scheme_destroy(struct scheme *s)
+{
+    if (!s)
+        return;
+    reduction_finish(&s->totals);
+    reduction_finish(&s->dt_red);
+    for (int g = 0; g < s->ng; g++)
+        sync_group_destroy(s->g[g]);
+    walls_free(&s->walls);
+    free(s->f.corner);
+    free(s);
+}

@@ -1,0 +1,117 @@
+/* Test tool: compare a hydro dump with the exact solution of its case and print metrics.
+ * usage: verify DUMP sod AXIS      -> l1=<L1 density error over the tube, per unit length>
+ *        verify DUMP noh            -> shock=<radius> inner=<mean density for 0.05 < r < 0.15>
+ *        verify DUMP sedov          -> peak_r=<radius of the peak averaged density> peak=<its value>
+ *        verify DUMP totals         -> mass=<total mass> */
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exact/exact.h"
+
+static double *read_all(hid_t f, const char *name, hsize_t *rows, hsize_t *cols, hid_t type)
+{
+    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+    if (d < 0) {
+        fprintf(stderr, "verify: no dataset %s\n", name);
+        exit(2);
+    }
+    hid_t s = H5Dget_space(d);
+    hsize_t dims[2] = {0, 1};
+    H5Sget_simple_extent_dims(s, dims, NULL);
+    *rows = dims[0];
+    *cols = H5Sget_simple_extent_ndims(s) == 2 ? dims[1] : 1;
+    double *buf = malloc(dims[0] * *cols * 8);
+    H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+    H5Sclose(s);
+    H5Dclose(d);
+    return buf;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: see the comment at the top of verify.c\n");
+        return 2;
+    }
+    hid_t f = H5Fopen(argv[1], H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return 2;
+    double t = 0;
+    hid_t a = H5Aopen(f, "time", H5P_DEFAULT);
+    H5Aread(a, H5T_NATIVE_DOUBLE, &t);
+    H5Aclose(a);
+    hsize_t nn, three, nc, nv, one;
+    double *xyz = read_all(f, "/mesh/node_coords", &nn, &three, H5T_NATIVE_DOUBLE);
+    long long *cn = (long long *)read_all(f, "/mesh/cell_nodes", &nc, &nv, H5T_NATIVE_LLONG);
+    double *rho = read_all(f, "/cells/density", &nc, &one, H5T_NATIVE_DOUBLE);
+    double *vol = read_all(f, "/cells/volume", &nc, &one, H5T_NATIVE_DOUBLE);
+    double *mass = read_all(f, "/cells/mass", &nc, &one, H5T_NATIVE_DOUBLE);
+    int dim = nv == 4 ? 2 : 3;
+    double (*ctr)[3] = calloc(nc, sizeof *ctr);
+    for (hsize_t c = 0; c < nc; c++)
+        for (hsize_t k = 0; k < nv; k++)
+            for (int d = 0; d < 3; d++)
+                ctr[c][d] += xyz[3 * cn[c * nv + k] + d] / (double)nv;
+
+    if (!strcmp(argv[2], "totals")) {
+        double m = 0;
+        for (hsize_t c = 0; c < nc; c++)
+            m += mass[c];
+        printf("mass=%.17g\n", m);
+    } else if (!strcmp(argv[2], "sod") && argc == 4) {
+        int axis = atoi(argv[3]);
+        struct riemann_state l = {1.0, 0.0, 1.0}, r = {0.125, 0.0, 0.1};
+        double err = 0, vsum = 0;
+        for (hsize_t c = 0; c < nc; c++) {
+            struct riemann_state s = riemann_sample(&l, &r, 1.4, (ctr[c][axis] - 0.5) / t);
+            err += fabs(rho[c] - s.rho) * vol[c];
+            vsum += vol[c];
+        }
+        printf("l1=%.6e time=%.6g cells=%llu\n", err / vsum, t, (unsigned long long)nc);
+    } else if (!strcmp(argv[2], "noh") || !strcmp(argv[2], "sedov")) {
+        /* radially binned density, bins of width dr */
+        int nb = 200;
+        double rmax = 1.2, dr = rmax / nb;
+        double *sum = calloc(nb, sizeof *sum), *w = calloc(nb, sizeof *w);
+        double inner = 0, inner_w = 0;
+        for (hsize_t c = 0; c < nc; c++) {
+            double rr = sqrt(ctr[c][0] * ctr[c][0] + ctr[c][1] * ctr[c][1] + (dim == 3 ? ctr[c][2] * ctr[c][2] : 0));
+            int b = (int)(rr / dr);
+            if (b < nb) {
+                sum[b] += rho[c] * vol[c];
+                w[b] += vol[c];
+            }
+            if (rr > 0.05 && rr < 0.15) {
+                inner += rho[c] * vol[c];
+                inner_w += vol[c];
+            }
+        }
+        if (!strcmp(argv[2], "sedov")) {
+            int best = 0;
+            for (int b = 0; b < nb; b++)
+                if (w[b] > 0 && sum[b] / w[b] > (w[best] > 0 ? sum[best] / w[best] : 0))
+                    best = b;
+            printf("peak_r=%.4f peak=%.4f time=%.6g\n", (best + 0.5) * dr, sum[best] / w[best], t);
+        } else {
+            /* shock: outermost bin whose mean density exceeds the midpoint between the shocked
+             * value and the pre-shock value just outside the exact shock */
+            double gamma = 5.0 / 3.0, rs = 0.5 * (gamma - 1) * t;
+            double in = noh_density(dim, gamma, t, 0.5 * rs), out = noh_density(dim, gamma, t, 1.5 * rs);
+            double mid = 0.5 * (in + out), shock = 0;
+            for (int b = 0; b < nb; b++)
+                if (w[b] > 0 && sum[b] / w[b] > mid)
+                    shock = (b + 1) * dr;
+            printf("shock=%.4f inner=%.4f time=%.6g\n", shock, inner / inner_w, t);
+        }
+        free(sum);
+        free(w);
+    } else {
+        fprintf(stderr, "verify: unknown check %s\n", argv[2]);
+        return 2;
+    }
+    H5Fclose(f);
+    return 0;
+}
