@@ -20,6 +20,7 @@ static const char *const remaps[] = {"none", "euler", NULL};
 static const char *const limiters[] = {"minmod", "superbee", "vanleer", NULL};
 static const char *const lengths[] = {"volume", "faces", NULL};
 static const char *const patterns[] = {"mahyco", "minimal", NULL};
+static const char *const splits[] = {"none", "directional", NULL};
 static const char *const partitioners[] = {"metis", "block", NULL};
 static const char *const sync_modes[] = {"persistent", "basic", NULL};
 
@@ -86,6 +87,10 @@ const struct deck_key deck_keys[] = {
      "euler: remap back to the initial mesh every cycle (second order, conservative); none: pure Lagrange",
      OFF(remap)},
     {"physics", "limiter", KEY_ENUM, "minmod", 0, 0, limiters, "slope limiter of the remap", OFF(limiter)},
+    {"physics", "remap_split", KEY_ENUM, "none", 0, 0, splits,
+     "none: one swept-face remap to the initial mesh; directional: one per axis, the first axis rotating each cycle "
+     "(MaHyCo's sweeps)",
+     OFF(remap_split)},
     {"physics", "q1", KEY_DOUBLE, "0.5", 0, 100, NULL, "linear artificial viscosity coefficient", OFF(q1)},
     {"physics", "q2", KEY_DOUBLE, "0", 0, 100, NULL,
      "quadratic artificial viscosity coefficient; 0: (gamma + 1) / 2 as MaHyCo", OFF(q2)},

@@ -39,7 +39,7 @@ struct config {
     double final_time, cfl, gamma, p_inf, q1, q2;
     double dt_init, dt_min, dt_max, dt_growth, newton_tol;
     long newton_max;
-    int eos, remap, limiter, length;
+    int eos, remap, limiter, length, remap_split;
     /* [parallel] */
     int partitioner;
     long ghost_layers;

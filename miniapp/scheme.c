@@ -11,6 +11,7 @@
 #include "check.h"
 #include "comm.h"
 #include "lagrange.h"
+#include "remap.h"
 #include "restart.h"
 #include "run.h"
 
@@ -33,6 +34,11 @@ struct scheme {
     double mass0, energy0;
     struct hydro_error err;
     int failed;
+    struct remap_work rw;
+    int split;
+    /* remap synchronisations */
+    int g_rvalues[4], g_rslopes[4], g_rresult[3], g_nmass, g_rcells, g_end2_cells, g_end2_nodes;
+    int rv_id[4], rs_id[4]; /* registry copies of the reconstructed values and slopes (mahyco) */
 };
 
 enum field {
@@ -190,6 +196,45 @@ struct scheme *scheme_create(struct run *run)
     s->g_all_cells = group(s, run, all_cells, 8);
     s->g_all_nodes = group(s, run, all_nodes, 3);
 
+    /* the remap: results are registry variables so that they can be synchronised */
+    s->split = cfg->remap_split;
+    remap_work_init(&s->rw, m);
+    if (s->hp.remap) {
+        int res[3];
+        res[0] = registry_add_external(&run->reg, "remap_mass", VAR_CELL, 1, 0, "mass", s->rw.mnew);
+        res[1] = registry_add_external(&run->reg, "remap_velocity", VAR_CELL, 3, 0, "length/time", s->rw.unew);
+        res[2] = registry_add_external(&run->reg, "remap_energy", VAR_CELL, 1, 0, "energy/mass", s->rw.enew);
+        static const char *const vnames[4] = {"remap_density", "remap_internal_energy", "remap_kinetic_energy",
+                                              "remap_mean_velocity"};
+        static const char *const snames[4] = {"slope_density", "slope_internal_energy", "slope_kinetic_energy",
+                                              "slope_mean_velocity"};
+        for (int k = 0; k < 4; k++) {
+            s->rv_id[k] = registry_add(&run->reg, vnames[k], VAR_CELL, k == 3 ? 3 : 1, 0, "");
+            s->rs_id[k] = registry_add(&run->reg, snames[k], VAR_CELL, k == 3 ? 9 : 3, 0, "");
+        }
+        for (int k = 0; k < 4; k++) {
+            s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, &s->rv_id[k], 1,
+                                            run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
+            s->g_rvalues[k] = s->ng++;
+            s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, &s->rs_id[k], 1,
+                                            run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
+            s->g_rslopes[k] = s->ng++;
+        }
+        for (int k = 0; k < 3; k++) {
+            s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, &res[k], 1,
+                                            run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
+            s->g_rresult[k] = s->ng++;
+        }
+        s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, res, 3,
+                                        run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
+        s->g_rcells = s->ng++;
+        int fn = F_NMASS;
+        s->g_nmass = group(s, run, &fn, 1);
+        static const int end2_cells[] = {F_RHO, F_E, F_P, F_C, F_Q, F_MASS}, end2_nodes[] = {F_V, F_NMASS};
+        s->g_end2_cells = group(s, run, end2_cells, 6);
+        s->g_end2_nodes = group(s, run, end2_nodes, 2);
+    }
+
     memcpy(f->x_init, f->x, (size_t)m->nnodes * 3 * sizeof *f->x);
     walls_build(m, f->x, m->node_layer_start[L], &s->walls);
     run->dt = run->dt_old = s->hp.dt_init;
@@ -248,6 +293,77 @@ static void report_failure(struct scheme *s, struct run *run)
     free(text);
 }
 
+/* Reconstructed values or slopes (mahyco): from the remap's interleaved arrays to one registry
+ * variable per quantity, synchronised one by one as MaHyCo does, and back for the ghosts. */
+static void sync_columns(struct scheme *s, struct run *run, const double *src, int stride, int per_comp,
+                         const int *ids, const int *groups)
+{
+    const struct mesh *m = run->mesh;
+    int off = 0;
+    for (int k = 0; k < 4; k++) {
+        struct var *v = &run->reg.v[ids[k]];
+        int width = v->ncomp;
+        for (int32_t c = 0; c < m->ncells_owned; c++)
+            memcpy(v->data + (size_t)c * width, src + (size_t)c * stride + off, (size_t)width * sizeof(double));
+        sync_now(s, run, groups[k]);
+        for (int32_t c = m->ncells_owned; c < m->ncells; c++)
+            memcpy((double *)src + (size_t)c * stride + off, v->data + (size_t)c * width, (size_t)width * sizeof(double));
+        off += width;
+    }
+    (void)per_comp;
+}
+
+/* One remap step to the targets of sweep (-1: the initial mesh). */
+static void remap_step(struct scheme *s, struct run *run, int sweep, int last)
+{
+    struct mesh *m = run->mesh;
+    struct hydro_fields *f = &s->f;
+    struct remap_work *w = &s->rw;
+    const int32_t own = m->ncells_owned, nodes_own = m->node_layer_start[1];
+    remap_targets(m, f, w, sweep);
+    if (s->pattern == PATTERN_MINIMAL) { /* redundant work on layers 1-2, one synchronisation */
+        int32_t nc2 = m->cell_layer_start[3], nc1 = m->cell_layer_start[2];
+        remap_values(m, f, w, nc2);
+        remap_swept(m, f, w, nc1);
+        remap_gradients(m, f, w, nc1);
+        remap_limit(m, f, w, s->hp.limiter, nc1);
+        remap_cells(m, f, w, own);
+        sync_now(s, run, s->g_rcells);
+        remap_nodes(m, f, w, &s->walls, nodes_own);
+        if (remap_finish(m, f, w, &s->hp, own, &s->err))
+            s->failed = 1;
+        remap_move(m, f, w);
+        if (!last) {
+            timers_start(&run->tm, TIMER_SYNC);
+            sync_start(s->g[s->g_end2_cells]);
+            sync_start(s->g[s->g_end2_nodes]);
+            sync_finish(s->g[s->g_end2_cells]);
+            sync_finish(s->g[s->g_end2_nodes]);
+            timers_stop(&run->tm, TIMER_SYNC);
+        }
+        return;
+    }
+    /* mahyco: owners compute, each quantity synchronised where it is produced (the values of
+     * ghost cells computed here are replaced by their owners'; their centres are needed) */
+    remap_values(m, f, w, m->ncells);
+    sync_columns(s, run, w->phi, REMAP_NPHI, 0, s->rv_id, s->g_rvalues);
+    remap_swept(m, f, w, own);
+    remap_gradients(m, f, w, own);
+    remap_limit(m, f, w, s->hp.limiter, own);
+    sync_columns(s, run, w->grad, REMAP_NPHI * 3, 0, s->rs_id, s->g_rslopes);
+    remap_cells(m, f, w, own);
+    for (int k = 0; k < 3; k++)
+        sync_now(s, run, s->g_rresult[k]);
+    remap_nodes(m, f, w, &s->walls, nodes_own);
+    sync_now(s, run, s->g_velocity);
+    if (remap_finish(m, f, w, &s->hp, own, &s->err))
+        s->failed = 1;
+    remap_move(m, f, w);
+    for (int i = 0; i < 5; i++) /* MaHyCo synchronises its cell variables again after each direction */
+        sync_now(s, run, s->g_save[i]);
+    (void)last;
+}
+
 int scheme_cycle(struct scheme *s, struct run *run)
 {
     struct mesh *m = run->mesh;
@@ -271,20 +387,37 @@ int scheme_cycle(struct scheme *s, struct run *run)
     if (lagrange_cells(m, f, &s->hp, s->nc_comp, dt, &s->err))
         s->failed = 1;
     run->time += dt;
+    if (s->hp.remap) {
+        int steps = s->split ? dim : 1, first = (int)(run->cycle % dim);
+        for (int i = 0; i < steps; i++)
+            remap_step(s, run, s->split ? (first + i) % dim : -1, i == steps - 1);
+    }
 
     /* dt candidate and failure flag travel in one non-blocking reduction, finished with the
      * cycle's last synchronisation */
     double cand = s->failed ? -1.0 : lagrange_dt_candidate(m, f, &s->hp, m->ncells_owned);
     double v[2] = {cand, s->failed ? -1.0 : 0.0};
     reduction_start(run->comm, &s->dt_red, v, 2, 1);
-    if (s->pattern == PATTERN_MINIMAL) {
-        timers_start(&run->tm, TIMER_SYNC);
-        sync_start(s->g[s->g_end_cells]);
-        sync_start(s->g[s->g_end_nodes]);
-        sync_finish(s->g[s->g_end_cells]);
-        sync_finish(s->g[s->g_end_nodes]);
-        timers_stop(&run->tm, TIMER_SYNC);
+    int g_cells = -1, g_nodes = -1;
+    if (s->pattern == PATTERN_MINIMAL && !s->hp.remap) {
+        g_cells = s->g_end_cells;
+        g_nodes = s->g_end_nodes;
+    } else if (s->pattern == PATTERN_MINIMAL) {
+        g_cells = s->g_end2_cells;
+        g_nodes = s->g_end2_nodes;
+    } else if (s->hp.remap) {
+        g_nodes = s->g_nmass; /* MaHyCo's last synchronisation of a cycle */
     }
+    timers_start(&run->tm, TIMER_SYNC);
+    if (g_cells >= 0)
+        sync_start(s->g[g_cells]);
+    if (g_nodes >= 0)
+        sync_start(s->g[g_nodes]);
+    if (g_cells >= 0)
+        sync_finish(s->g[g_cells]);
+    if (g_nodes >= 0)
+        sync_finish(s->g[g_nodes]);
+    timers_stop(&run->tm, TIMER_SYNC);
     reduction_finish(&s->dt_red);
     if (s->dt_red.out[1] < 0) {
         report_failure(s, run);
@@ -378,6 +511,7 @@ void scheme_destroy(struct scheme *s)
     for (int g = 0; g < s->ng; g++)
         sync_group_destroy(s->g[g]);
     walls_free(&s->walls);
+    remap_work_free(&s->rw);
     free(s->f.corner);
     free(s);
 }

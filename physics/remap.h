@@ -1,0 +1,70 @@
+/* Euler remap by swept faces, second order with limited slopes, conservative in mass,
+ * momentum and total (internal + kinetic) energy, on any quad/hex mesh.
+ *
+ * One remap step moves the mesh from its positions x (after the Lagrange phase) to targets xt.
+ * Each face sweeps a region between its two positions; the volume of that region, computed
+ * with the cells' own volume formula, is exactly the volume the face's cells exchange, so
+ * V(xt) = V(x) + sum of the swept volumes. Across a face flows the swept volume times the
+ * upwind cell's reconstructed density, and that mass carries the upwind cell's reconstructed
+ * mean velocity and specific total energy, all evaluated at the swept region's centre.
+ * Slopes are least-squares fits over the face neighbours (walls mirror the cell), limited by
+ * minmod, superbee or van Leer ratios and then cut so that no flux value leaves the range of
+ * the cell and its neighbours: no new extrema.
+ * Nodes: the cell's mean velocity changes by du; a node's velocity changes by the mass
+ * weighted mean of du over its cells, which conserves momentum exactly. Kinetic energy is
+ * the nodes' 1/2 m |v|^2; each cell keeps the corner share, and the internal energy is what
+ * remains of the cell's total energy, which conserves total energy exactly.
+ *
+ * The steps take index ranges so that the caller synchronises between them; see scheme.c. */
+#ifndef HYDRO_REMAP_H
+#define HYDRO_REMAP_H
+
+#include "hydro.h"
+
+enum { REMAP_NPHI = 6 }; /* reconstructed: rho, e, k (specific kinetic energy), u_x, u_y, u_z */
+
+struct remap_work {
+    int32_t ncells, nfaces;
+    double *phi;     /* [ncells][NPHI] cell values at x */
+    double *centre;  /* [ncells][3] mean of the node positions at x */
+    double *grad;    /* [ncells][NPHI][3] limited slopes */
+    double *alpha;   /* [ncells][NPHI] limiter factors (the slopes above are already scaled) */
+    double *swept;   /* [nfaces] volume gained by face_cells[0] when the face moves to xt */
+    double *fpoint;  /* [nfaces][3] centre of the swept region */
+    double *mnew;    /* [ncells] remapped mass */
+    double *unew;    /* [ncells][3] remapped mean velocity */
+    double *enew;    /* [ncells] remapped total energy per unit mass */
+    double *xt;      /* [nnodes][3] target positions */
+};
+
+void remap_work_init(struct remap_work *w, const struct mesh *m);
+void remap_work_free(struct remap_work *w);
+
+/* Targets: all local nodes at x_init (sweep < 0) or x with coordinate sweep replaced. */
+void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int sweep);
+/* Cell values and centres, cells [0, nc). */
+void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
+/* Swept volumes and centres of the faces of cells [0, nc) (interior faces only). */
+void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
+/* Least-squares slopes, cells [0, nc): needs values of their face neighbours. */
+void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
+/* Limit the slopes of cells [0, nc): needs neighbours' values and the cells' swept faces. */
+void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, enum limiter_kind lim,
+                 int32_t nc);
+/* Fluxes through the faces of cells [0, nc) and their new mass, mean velocity and total
+ * energy: needs the limited slopes of their face neighbours. */
+void remap_cells(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
+/* New velocity and mass of nodes [0, nn): needs the new cell values around them. Walls apply. */
+void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w, const struct walls *walls,
+                 int32_t nn);
+/* Cells [0, nc) at the targets: volume, density, internal energy, EOS; needs the new
+ * velocities of their nodes. Returns 0 or -1 with err (negative energy, NaN). */
+int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w,
+                 const struct hydro_params *hp, int32_t nc, struct hydro_error *err);
+/* All local nodes move to the targets. */
+void remap_move(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w);
+
+/* Limiter functions of the slope ratio r, in [0, 1]. */
+double limiter(enum limiter_kind lim, double r);
+
+#endif
