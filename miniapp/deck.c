@@ -87,6 +87,10 @@ const struct deck_key deck_keys[] = {
      "euler: remap back to the initial mesh every cycle (second order, conservative); none: pure Lagrange",
      OFF(remap)},
     {"physics", "limiter", KEY_ENUM, "minmod", 0, 0, limiters, "slope limiter of the remap", OFF(limiter)},
+    {"physics", "remap_heat", KEY_BOOL, "true", 0, 0, NULL,
+     "the kinetic energy the remap dissipates becomes internal energy (total energy conserved); false: dropped, as "
+     "MaHyCo",
+     OFF(remap_heat)},
     {"physics", "remap_split", KEY_ENUM, "none", 0, 0, splits,
      "none: one swept-face remap to the initial mesh; directional: one per axis, the first axis rotating each cycle "
      "(MaHyCo's sweeps)",

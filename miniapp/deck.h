@@ -40,6 +40,7 @@ struct config {
     double dt_init, dt_min, dt_max, dt_growth, newton_tol;
     long newton_max;
     int eos, remap, limiter, length, remap_split;
+    bool remap_heat;
     /* [parallel] */
     int partitioner;
     long ghost_layers;

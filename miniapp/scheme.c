@@ -37,7 +37,7 @@ struct scheme {
     struct remap_work rw;
     int split;
     /* remap synchronisations */
-    int g_rvalues[4], g_rslopes[4], g_rresult[3], g_nmass, g_rcells, g_end2_cells, g_end2_nodes;
+    int g_rvalues[4], g_rslopes[4], g_rresult[4], g_nmass, g_rcells, g_end2_cells, g_end2_nodes;
     int rv_id[4], rs_id[4]; /* registry copies of the reconstructed values and slopes (mahyco) */
 };
 
@@ -131,6 +131,7 @@ struct scheme *scheme_create(struct run *run)
         .final_time = cfg->final_time,
         .length = cfg->length == 0 ? LENGTH_VOLUME : LENGTH_FACES,
         .remap = cfg->remap == REMAP_EULER,
+        .remap_heat = cfg->remap_heat,
         .limiter = (enum limiter_kind)cfg->limiter,
     };
     static const enum hydro_case cases[] = {[CASE_SOD] = HCASE_SOD, [CASE_BISOD_X] = HCASE_BISOD_X,
@@ -200,10 +201,11 @@ struct scheme *scheme_create(struct run *run)
     s->split = cfg->remap_split;
     remap_work_init(&s->rw, m);
     if (s->hp.remap) {
-        int res[3];
+        int res[4];
         res[0] = registry_add_external(&run->reg, "remap_mass", VAR_CELL, 1, 0, "mass", s->rw.mnew);
         res[1] = registry_add_external(&run->reg, "remap_velocity", VAR_CELL, 3, 0, "length/time", s->rw.unew);
         res[2] = registry_add_external(&run->reg, "remap_energy", VAR_CELL, 1, 0, "energy/mass", s->rw.enew);
+        res[3] = registry_add_external(&run->reg, "remap_kinetic", VAR_CELL, 1, 0, "energy/mass", s->rw.knew);
         static const char *const vnames[4] = {"remap_density", "remap_internal_energy", "remap_kinetic_energy",
                                               "remap_mean_velocity"};
         static const char *const snames[4] = {"slope_density", "slope_internal_energy", "slope_kinetic_energy",
@@ -220,12 +222,12 @@ struct scheme *scheme_create(struct run *run)
                                             run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
             s->g_rslopes[k] = s->ng++;
         }
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 4; k++) {
             s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, &res[k], 1,
                                             run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
             s->g_rresult[k] = s->ng++;
         }
-        s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, res, 3,
+        s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, res, 4,
                                         run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
         s->g_rcells = s->ng++;
         int fn = F_NMASS;
@@ -352,7 +354,7 @@ static void remap_step(struct scheme *s, struct run *run, int sweep, int last)
     remap_limit(m, f, w, s->hp.limiter, own);
     sync_columns(s, run, w->grad, REMAP_NPHI * 3, 0, s->rs_id, s->g_rslopes);
     remap_cells(m, f, w, own);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         sync_now(s, run, s->g_rresult[k]);
     remap_nodes(m, f, w, &s->walls, nodes_own);
     sync_now(s, run, s->g_velocity);

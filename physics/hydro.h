@@ -17,6 +17,7 @@ struct hydro_params {
     double dt_init, dt_min, dt_max, dt_growth, final_time;
     enum length_kind length;
     int remap; /* 1: Euler remap back to the initial mesh every cycle */
+    int remap_heat; /* 1: kinetic energy the remap dissipates becomes internal energy (total energy conserved) */
     enum limiter_kind limiter;
 };
 

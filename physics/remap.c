@@ -25,6 +25,7 @@ void remap_work_init(struct remap_work *w, const struct mesh *m)
     w->mnew = xcalloc(nc, sizeof *w->mnew);
     w->unew = xcalloc(nc * 3, sizeof *w->unew);
     w->enew = xcalloc(nc, sizeof *w->enew);
+    w->knew = xcalloc(nc, sizeof *w->knew);
     w->xt = xcalloc((size_t)(m->nnodes ? m->nnodes : 1) * 3, sizeof *w->xt);
 }
 
@@ -39,6 +40,7 @@ void remap_work_free(struct remap_work *w)
     free(w->mnew);
     free(w->unew);
     free(w->enew);
+    free(w->knew);
     free(w->xt);
     memset(w, 0, sizeof *w);
 }
@@ -283,7 +285,7 @@ void remap_cells(const struct mesh *m, const struct hydro_fields *f, struct rema
     const int nf = m->el->nfaces;
     for (int32_t c = 0; c < nc; c++) {
         const double *phic = w->phi + (size_t)c * REMAP_NPHI;
-        double mass = f->mass[c], mom[3], etot = f->mass[c] * (phic[P_E] + phic[P_K]);
+        double mass = f->mass[c], mom[3], eint = f->mass[c] * phic[P_E], ekin = f->mass[c] * phic[P_K];
         for (int d = 0; d < 3; d++)
             mom[d] = f->mass[c] * phic[P_U + d];
         for (int s = 0; s < nf; s++) {
@@ -304,12 +306,14 @@ void remap_cells(const struct mesh *m, const struct hydro_fields *f, struct rema
             mass += dm;
             for (int d = 0; d < 3; d++)
                 mom[d] += dm * val[P_U + d];
-            etot += dm * (val[P_E] + val[P_K]);
+            eint += dm * val[P_E];
+            ekin += dm * val[P_K];
         }
         w->mnew[c] = mass;
         for (int d = 0; d < 3; d++)
             w->unew[3 * (size_t)c + d] = mom[d] / mass;
-        w->enew[c] = etot / mass;
+        w->enew[c] = eint / mass;
+        w->knew[c] = ekin / mass;
     }
 }
 
@@ -349,7 +353,8 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
         f->vol[c] = vol;
         f->mass[c] = w->mnew[c];
         f->rho[c] = w->mnew[c] / vol;
-        f->e[c] = w->enew[c] - k;
+        double heated = w->enew[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
+        f->e[c] = hp->remap_heat && (heated >= 0 || hp->eos.kind != EOS_PERFECT) ? heated : w->enew[c];
         f->len[c] = geom_length(m->el, (const double(*)[3])xc, vol, hp->length);
         if (!(f->mass[c] > 0)) {
             err->cell = c;

@@ -11,9 +11,14 @@
  * minmod, superbee or van Leer ratios and then cut so that no flux value leaves the range of
  * the cell and its neighbours: no new extrema.
  * Nodes: the cell's mean velocity changes by du; a node's velocity changes by the mass
- * weighted mean of du over its cells, which conserves momentum exactly. Kinetic energy is
- * the nodes' 1/2 m |v|^2; each cell keeps the corner share, and the internal energy is what
- * remains of the cell's total energy, which conserves total energy exactly.
+ * weighted mean of du over its cells, which conserves momentum exactly. Energy: internal and
+ * kinetic energy (the corner share of the nodes' 1/2 m |v|^2) are transported separately and
+ * conservatively. The nodal velocities then hold a little less kinetic energy than was
+ * transported (the remap's dissipation). With remap_heat that difference is added to the
+ * cell's internal energy, which conserves total energy exactly, except in a cell where the
+ * difference is negative and larger than its internal energy (there the internal energy is the
+ * transported one). Without it (MaHyCo's choice) the internal energy is the transported one
+ * everywhere and the dissipated kinetic energy shows as the listing's energy drift.
  *
  * The steps take index ranges so that the caller synchronises between them; see scheme.c. */
 #ifndef HYDRO_REMAP_H
@@ -33,7 +38,8 @@ struct remap_work {
     double *fpoint;  /* [nfaces][3] centre of the swept region */
     double *mnew;    /* [ncells] remapped mass */
     double *unew;    /* [ncells][3] remapped mean velocity */
-    double *enew;    /* [ncells] remapped total energy per unit mass */
+    double *enew;    /* [ncells] remapped internal energy per unit mass */
+    double *knew;    /* [ncells] remapped kinetic energy per unit mass */
     double *xt;      /* [nnodes][3] target positions */
 };
 

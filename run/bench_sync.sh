@@ -30,7 +30,7 @@ median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (
 for i in $(seq "$repeats"); do
     for mode in persistent basic; do
         # shellcheck disable=SC2086
-        $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$hydro" "$top/inputs/default.ini" $deck_args parallel.sync=$mode "$@" \
+        $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$hydro" "$top/inputs/sync_only.ini" $deck_args parallel.sync=$mode "$@" \
             > "$tmp/out"
         sync_max "$tmp/out" >> "$tmp/sync_$mode"
         loop_max "$tmp/out" >> "$tmp/loop_$mode"

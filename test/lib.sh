@@ -7,7 +7,7 @@ case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
 case $ASAN_BUILD in /*) ;; *) ASAN_BUILD=$top/$ASAN_BUILD ;; esac
 MPIRUN=${HYDRO_MPIRUN:-mpirun --oversubscribe}
 HYDRO=$BUILD/hydro
-DECK=$top/inputs/default.ini
+DECK=$top/inputs/sync_only.ini
 # A run that hangs is a failure, not a stuck CI job.
 TIMEOUT=${HYDRO_TEST_TIMEOUT:-120}
 tap_n=0

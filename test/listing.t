@@ -6,7 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
-ARCANE_PARALLEL_OUTPUT=1 mpi 3 "$HYDRO" "$top/inputs/default.ini" run.max_cycles=20 > result.txt 2> err.txt
+ARCANE_PARALLEL_OUTPUT=1 mpi 3 "$HYDRO" "$DECK" run.max_cycles=20 > result.txt 2> err.txt
 ok $? "3-rank run with ARCANE_PARALLEL_OUTPUT=1 exits 0"
 for r in 0 1 2; do
     [ -s output$r ] && grep -q "^\*I-Timers     Rank $r timers:" output$r && grep -q "^\*I-Timers       sync " output$r &&
@@ -24,11 +24,11 @@ ok $? "grep '  loop:' finds exactly the reference TotalReel line: $line"
 grep -q "^\*I-Loop       Cycle     20  time=" result.txt; ok $? "cycle lines every listing_period"
 
 rm -f output*
-ARCANE_PARALLEL_OUTPUT=1 ARCANE_PARALLEL_OUTPUT_PREFIX=run7_ mpi 2 "$HYDRO" "$top/inputs/default.ini" run.max_cycles=2 > /dev/null
+ARCANE_PARALLEL_OUTPUT=1 ARCANE_PARALLEL_OUTPUT_PREFIX=run7_ mpi 2 "$HYDRO" "$DECK" run.max_cycles=2 > /dev/null
 [ -s run7_output0 ] && [ -s run7_output1 ] && [ ! -e output0 ]; ok $? "ARCANE_PARALLEL_OUTPUT_PREFIX prefixes the per-rank files"
 rm -f run7_output*
-ARCANE_PARALLEL_OUTPUT=0 mpi 2 "$HYDRO" "$top/inputs/default.ini" run.max_cycles=2 > /dev/null
+ARCANE_PARALLEL_OUTPUT=0 mpi 2 "$HYDRO" "$DECK" run.max_cycles=2 > /dev/null
 [ ! -e output0 ] && [ ! -e output1 ]; ok $? "ARCANE_PARALLEL_OUTPUT=0 writes no per-rank files"
-mpi 2 "$HYDRO" "$top/inputs/default.ini" run.max_cycles=2 > plain.txt
+mpi 2 "$HYDRO" "$DECK" run.max_cycles=2 > plain.txt
 [ ! -e output0 ] && [ "$(grep -c TotalReel plain.txt)" -eq 1 ]; ok $? "default: rank 0 alone prints, to stdout"
 done_testing

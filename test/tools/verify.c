@@ -89,6 +89,10 @@ int main(int argc, char **argv)
                 inner_w += vol[c];
             }
         }
+        if (argc > 3 && !strcmp(argv[3], "profile"))
+            for (int b = 0; b < nb; b += 4)
+                if (w[b] > 0)
+                    printf("# r=%.3f rho=%.4f\n", (b + 0.5) * dr, sum[b] / w[b]);
         if (!strcmp(argv[2], "sedov")) {
             int best = 0;
             for (int b = 0; b < nb; b++)
