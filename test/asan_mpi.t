@@ -17,6 +17,11 @@ run_ok "asan: mesh_mpi gmsh quarter disc on 2 ranks, 2 layers" mpi 2 "$ASAN_BUIL
     mesh.dim=2 mesh.file=$top/inputs/meshes/quarter_disc.msh parallel.ghost_layers=2
 run_ok "asan: restart on 3 ranks from the 2-rank dump" mpi 3 "$ASAN_BUILD/hydro" --restart checkpoints/hydro_000003.h5 \
     run.max_cycles=5
+run_ok "asan: hydro Sod 3D with directional remap, mahyco, 3 ranks" mpi 3 "$ASAN_BUILD/hydro" \
+    "$top/inputs/bench/mahyco.ini" mesh.nx=20 mesh.ny=3 mesh.nz=3 run.max_cycles=5 output.checkpoint_period=0 \
+    output.checkpoint_dir=sod
+run_ok "asan: hydro restart of that run on 2 ranks, minimal pattern" mpi 2 "$ASAN_BUILD/hydro" --restart \
+    sod/hydro_000005.h5 run.max_cycles=8 parallel.sync_pattern=minimal
 out=$(mpi 2 "$ASAN_BUILD/hydro" "$DECK" mesh.nx=0 2>&1); rc=$?
 [ $rc -eq 2 ] && ! printf '%s' "$out" | grep -q Sanitizer; ok $? "asan: a bad deck exits 2 with nothing for the sanitizers"
 [ $rc -eq 2 ] || diag "$out"

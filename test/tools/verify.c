@@ -2,7 +2,7 @@
  * usage: verify DUMP sod AXIS      -> l1=<L1 density error over the tube, per unit length>
  *        verify DUMP noh            -> shock=<radius> inner=<mean density for 0.05 < r < 0.15>
  *        verify DUMP sedov          -> peak_r=<radius of the peak averaged density> peak=<its value>
- *        verify DUMP totals         -> mass=<total mass> */
+ *        verify DUMP totals         -> mass=<total mass> rho_min=<smallest density> rho_max=<largest> */
 #include <hdf5.h>
 #include <math.h>
 #include <stdio.h>
@@ -57,10 +57,13 @@ int main(int argc, char **argv)
                 ctr[c][d] += xyz[3 * cn[c * nv + k] + d] / (double)nv;
 
     if (!strcmp(argv[2], "totals")) {
-        double m = 0;
-        for (hsize_t c = 0; c < nc; c++)
+        double m = 0, lo = INFINITY, hi = -INFINITY;
+        for (hsize_t c = 0; c < nc; c++) {
             m += mass[c];
-        printf("mass=%.17g\n", m);
+            lo = rho[c] < lo ? rho[c] : lo;
+            hi = rho[c] > hi ? rho[c] : hi;
+        }
+        printf("mass=%.17g rho_min=%.17g rho_max=%.17g\n", m, lo, hi);
     } else if (!strcmp(argv[2], "sod") && argc == 4) {
         int axis = atoi(argv[3]);
         struct riemann_state l = {1.0, 0.0, 1.0}, r = {0.125, 0.0, 0.1};

@@ -1,0 +1,118 @@
+#!/bin/sh
+# The hydro scheme against exact solutions (Sod, Sedov, Noh), conservation, and bitwise
+# identical dumps on 1-4 ranks for both synchronisation patterns, across restarts too.
+. test/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+I=$top/inputs
+V=$BUILD/test/verify
+
+# run NAME NP DECK ARGS...: run hydro in NAME/ (dumps in NAME/checkpoints), 0 on success
+run() {
+    name=$1 np=$2 deck=$3
+    shift 3
+    mkdir -p "$name"
+    (cd "$name" && mpi "$np" "$HYDRO" "$deck" "$@" > log 2> err)
+    rc=$?
+    [ $rc -eq 0 ] || diag "$name: exit $rc: $(tail -5 "$name/err")"
+    return $rc
+}
+last_dump() { ls "$1"/checkpoints/hydro_*.h5 | sort | tail -n 1; }
+# metric FILE KEY: value of KEY=... in a verify line
+metric() { sed -n "s/.*$2=\([^ ]*\).*/\1/p" "$1"; }
+# check EXPR DESCRIPTION: awk condition on the shell variables substituted into EXPR
+check() { awk "BEGIN { exit !($1) }"; ok $? "$2"; }
+
+# ---- Sod, 1D strip, Euler remap and pure Lagrange: L1 error and order ----
+for remap in euler none; do
+    run sod100$remap 2 "$I/sod_x.ini" physics.remap=$remap
+    run sod400$remap 2 "$I/sod_x.ini" physics.remap=$remap mesh.nx=400 mesh.ly=0.0025 mesh.lz=0.0025
+    "$V" "$(last_dump sod100$remap)" sod 0 > v100
+    "$V" "$(last_dump sod400$remap)" sod 0 > v400
+    e1=$(metric v100 l1) e4=$(metric v400 l1)
+    check "$e1 <= 0.010" "Sod remap=$remap, 100 cells: L1 density error $e1 <= 0.010"
+    check "$e4 <= 0.0035" "Sod remap=$remap, 400 cells: L1 density error $e4 <= 0.0035"
+    order=$(awk "BEGIN { print log($e1 / $e4) / log(4) }")
+    check "$order >= 0.7" "Sod remap=$remap: observed order $order >= 0.7"
+done
+drift=$(grep 'Totals at cycle' sod400euler/log | tail -n 1 | sed 's/.*energy .*(drift \([^)]*\)).*/\1/')
+mdrift=$(grep 'Totals at cycle' sod400euler/log | tail -n 1 | sed 's/.*mass [^ ]* (drift \([^)]*\)).*/\1/')
+check "$drift <= 0.01 && $drift >= -0.01" "Sod 400 cells, t = 0.2: total energy drift $drift within 1%"
+check "$mdrift <= 1e-12 && $mdrift >= -1e-12" "Sod 400 cells: mass drift $mdrift within 1e-12"
+for lim in minmod superbee vanleer; do
+    run range$lim 2 "$I/sod_x.ini" physics.limiter=$lim
+    "$V" "$(last_dump range$lim)" totals > vr
+    lo=$(metric vr rho_min) hi=$(metric vr rho_max)
+    check "$lo >= 0.125 && $hi <= 1.0" "Sod with $lim: density stays within [0.125, 1] (no new extrema): [$lo, $hi]"
+done
+
+# ---- Sedov 2D (t = 1): peak of the averaged density at r = 1 within 5%, peak >= 2.5 ----
+run sedov 2 "$I/sedov_2d.ini"
+"$V" "$(last_dump sedov)" sedov > vs
+r=$(metric vs peak_r) peak=$(metric vs peak)
+check "$r >= 0.95 && $r <= 1.05 && $peak >= 2.5" "Sedov 2D 60 x 60: peak density $peak at r = $r"
+run sedovg 2 "$I/sedov_gmsh.ini"
+"$V" "$(last_dump sedovg)" sedov > vg
+r=$(metric vg peak_r) peak=$(metric vg peak)
+check "$r >= 0.95 && $r <= 1.05 && $peak >= 2.5" "Sedov 2D on the Gmsh quarter disc: peak density $peak at r = $r"
+
+# ---- Noh 2D (t = 0.6): shock at 0.2 within 5%, density 16 within 10% for 0.05 < r < 0.15 ----
+run noh 2 "$I/noh_2d.ini"
+"$V" "$(last_dump noh)" noh > vn
+shock=$(metric vn shock) inner=$(metric vn inner)
+check "$shock >= 0.19 && $shock <= 0.21" "Noh 2D 100 x 100: shock radius $shock"
+check "$inner >= 14.4 && $inner <= 17.6" "Noh 2D: mean density $inner for 0.05 < r < 0.15"
+
+# ---- bitwise identical dumps on 1-4 ranks, both patterns ----
+same_runs() { # LABEL DECK ARGS...
+    label=$1 deck=$2
+    shift 2
+    for np in 1 2 3 4; do
+        for pat in mahyco minimal; do
+            run "$label$np$pat" $np "$deck" parallel.sync_pattern=$pat "$@" || return 1
+        done
+    done
+    ref=$(last_dump ${label}1mahyco)
+    bad=""
+    for np in 1 2 3 4; do
+        for pat in mahyco minimal; do
+            sh "$top/test/h5same.sh" --any-deck "$ref" "$(last_dump $label$np$pat)" > /dev/null || bad="$bad $np/$pat"
+        done
+    done
+    [ -z "$bad" ] || diag "differ:$bad"
+    [ -z "$bad" ]
+}
+same_runs sod3 "$I/sod_3d_z.ini" mesh.nx=4 mesh.ny=4 mesh.nz=30 run.max_cycles=40
+ok $? "Sod 3D (perturbed mesh): identical dumps on 1-4 ranks, mahyco and minimal"
+same_runs sg "$I/sedov_gmsh.ini" run.max_cycles=40
+ok $? "Sedov 2D on the Gmsh mesh: identical dumps on 1-4 ranks, mahyco and minimal"
+same_runs bi "$I/bench/mahyco.ini" mesh.nx=30 mesh.ny=4 mesh.nz=4 run.max_cycles=20 output.checkpoint_period=0
+ok $? "bisod_x (directional remap): identical dumps on 1-4 ranks, mahyco and minimal"
+syncs=$(sed -n 's/.*Synchronisations per cycle: \([0-9.]*\) (pattern mahyco.*/\1/p' bi3mahyco/log)
+check "$syncs >= 55 && $syncs <= 65" "bisod_x, mahyco pattern: $syncs synchronisations per 3D cycle (MaHyCo: about 60)"
+grep -q 'Synchronisations per cycle: 9.0 (pattern minimal' bi3minimal/log
+ok $? "bisod_x, minimal pattern: 9 synchronisations per cycle (cell and node groups of 2 points per directional step)"
+
+# ---- restart on another rank count ends identical to the uninterrupted run ----
+run ru 2 "$I/sedov_gmsh.ini" run.max_cycles=60
+run rs 3 "$I/sedov_gmsh.ini" run.max_cycles=30
+(cd rs && mpi 4 "$HYDRO" --restart checkpoints/hydro_000030.h5 run.max_cycles=60 > log2 2> err2)
+ok $? "Sedov (Gmsh mesh): restart at cycle 30 on 4 ranks (written by 3)"
+sh "$top/test/h5same.sh" "$(last_dump ru)" "$(last_dump rs)"; ok $? "30 + 30 cycles across a restart = 60 cycles uninterrupted"
+run bu 2 "$I/bench/mahyco.ini" mesh.nx=30 mesh.ny=4 mesh.nz=4 run.max_cycles=20 output.checkpoint_period=0
+run bs 1 "$I/bench/mahyco.ini" mesh.nx=30 mesh.ny=4 mesh.nz=4 run.max_cycles=10 output.checkpoint_period=0
+(cd bs && mpi 3 "$HYDRO" --restart checkpoints/hydro_000010.h5 run.max_cycles=20 parallel.sync_pattern=minimal \
+    > log2 2> err2)
+sh "$top/test/h5same.sh" --any-deck "$(last_dump bu)" "$(last_dump bs)"
+ok $? "bisod_x: 10 cycles on 1 rank + restart on 3 ranks (minimal) = 20 cycles on 2 ranks (mahyco)"
+
+# ---- failures stop every rank with exit 1 after a dump, naming the cell and the cycle ----
+mkdir -p fail && (cd fail && mpi 2 "$HYDRO" "$I/sod_x.ini" physics.cfl=1 physics.dt_init=0.01 physics.dt_growth=2 \
+    > log 2> err); rc=$?
+[ $rc -eq 1 ] && grep -Eq '^hydro: cycle [0-9]+: cell [0-9]+: ' fail/err && ls fail/checkpoints/hydro_*.h5 > /dev/null 2>&1
+ok $? "an unstable step stops the run (exit 1) naming cycle and cell, after a dump: $(head -c 120 fail/err)"
+mkdir -p dtmin && (cd dtmin && mpi 2 "$HYDRO" "$I/sod_x.ini" physics.dt_min=0.005 > log 2> err); rc=$?
+[ $rc -eq 1 ] && grep -q 'below dt_min' dtmin/err && ls dtmin/checkpoints/hydro_*.h5 > /dev/null 2>&1
+ok $? "a time step below dt_min stops the run (exit 1) after a dump"
+done_testing

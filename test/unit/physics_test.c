@@ -1,0 +1,159 @@
+/* Unit tests of the physics kernels: corner vectors and volumes, EOS, energy update, limiters. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eos.h"
+#include "geometry.h"
+#include "remap.h"
+#include "tap.h"
+
+static struct tap t;
+
+static double rnd(unsigned *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return ((*s >> 8) & 0xffff) / 65536.0;
+}
+
+static void test_geometry(void)
+{
+    unsigned seed = 7;
+    for (int dim = 2; dim <= 3; dim++) {
+        const struct element *el = element_of_dim(dim);
+        double unit[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+        int sum_ok = 1, vol_ok = 1, euler_ok = 1, fd_ok = 1;
+        double worst_vol = 0, worst_fd = 0;
+        for (int trial = 0; trial < 200; trial++) {
+            /* a random affine map x -> A x + b with det A > 0 */
+            double A[3][3], b[3], x[8][3], C[8][3];
+            do {
+                for (int i = 0; i < 3; i++) {
+                    for (int j = 0; j < 3; j++)
+                        A[i][j] = (i == j ? 1.0 : 0.0) + 0.6 * (rnd(&seed) - 0.5);
+                    b[i] = 100.0 * (rnd(&seed) - 0.5);
+                }
+                if (dim == 2) {
+                    A[2][0] = A[2][1] = A[0][2] = A[1][2] = 0;
+                    A[2][2] = 1;
+                    b[2] = 0;
+                }
+            } while (A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+                         A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]) <
+                     0.2);
+            double det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+                         A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+            for (int k = 0; k < el->nnodes; k++)
+                for (int i = 0; i < 3; i++)
+                    x[k][i] = b[i] + A[i][0] * unit[k][0] + A[i][1] * unit[k][1] + A[i][2] * unit[k][2];
+            double V = geom_corners(el, (const double(*)[3])x, C);
+            double s[3] = {0, 0, 0}, xc = 0;
+            for (int k = 0; k < el->nnodes; k++)
+                for (int i = 0; i < 3; i++) {
+                    s[i] += C[k][i];
+                    xc += (x[k][i] - x[0][i]) * C[k][i];
+                }
+            sum_ok &= fabs(s[0]) + fabs(s[1]) + fabs(s[2]) < 1e-12;
+            double err = fabs(V - det) / det;
+            worst_vol = err > worst_vol ? err : worst_vol;
+            vol_ok &= err < 1e-12;
+            euler_ok &= fabs(xc / dim - V) < 1e-12 * V;
+            /* distort (non-affine) and compare C with finite differences of the volume */
+            for (int k = 0; k < el->nnodes; k++)
+                for (int i = 0; i < dim; i++)
+                    x[k][i] += 0.15 * (rnd(&seed) - 0.5);
+            geom_corners(el, (const double(*)[3])x, C);
+            for (int k = 0; k < el->nnodes; k++)
+                for (int i = 0; i < dim; i++) {
+                    double h = 1e-6, save = x[k][i];
+                    x[k][i] = save + h;
+                    double vp = geom_volume(el, (const double(*)[3])x);
+                    x[k][i] = save - h;
+                    double vm = geom_volume(el, (const double(*)[3])x);
+                    x[k][i] = save;
+                    double e = fabs((vp - vm) / (2 * h) - C[k][i]);
+                    worst_fd = e > worst_fd ? e : worst_fd;
+                    fd_ok &= e < 1e-7;
+                }
+        }
+        tap_ok(&t, sum_ok, "%dD: corner vectors sum to zero (200 affine cells far from the origin)", dim);
+        tap_ok(&t, vol_ok, "%dD: volume exact for affine cells (worst relative error %.2e)", dim, worst_vol);
+        tap_ok(&t, euler_ok, "%dD: V = sum x . C / dim", dim);
+        tap_ok(&t, fd_ok, "%dD: corner vectors are the volume's gradient on distorted cells (worst %.2e)", dim, worst_fd);
+        double L = geom_length(el, (const double(*)[3])unit, 1.0, LENGTH_FACES);
+        tap_ok(&t, fabs(L - 1) < 1e-15 && fabs(geom_length(el, (const double(*)[3])unit, 8.0, LENGTH_VOLUME) -
+                                                (dim == 2 ? sqrt(8.0) : 2.0)) < 1e-15,
+               "%dD: characteristic lengths of the unit cell", dim);
+    }
+}
+
+static void test_eos(void)
+{
+    struct eos pg = {.kind = EOS_PERFECT, .gamma = 1.4, .p_inf = 0, .newton_tol = 1e-14, .newton_max = 50};
+    struct eos sg = {.kind = EOS_STIFFENED, .gamma = 4.4, .p_inf = 6e8, .newton_tol = 1e-14, .newton_max = 50};
+    int rt = 1;
+    for (int i = 1; i <= 50; i++) {
+        double rho = 0.1 * i, p = 0.37 * i * i;
+        rt &= fabs(eos_pressure(&pg, rho, eos_energy(&pg, rho, p)) - p) <= 1e-14 * p;
+        double ps = 1e5 * i;
+        rt &= fabs(eos_pressure(&sg, 1000 + rho, eos_energy(&sg, 1000 + rho, ps)) - ps) <= 1e-6 * ps;
+    }
+    tap_ok(&t, rt, "EOS round trips p -> e -> p, perfect and stiffened gas");
+    tap_ok(&t, fabs(eos_sound_speed(&pg, 1.0, 1.0) - sqrt(1.4)) < 1e-15 &&
+               fabs(eos_sound_speed(&sg, 1000.0, 1e5) - sqrt(4.4 * (1e5 + 6e8) / 1000.0)) < 1e-9,
+           "sound speeds: sqrt(gamma (p + p_inf) / rho)");
+    tap_ok(&t, isnan(eos_sound_speed(&pg, 1.0, -1.0)), "negative pressure of a perfect gas has no sound speed");
+    /* energy update satisfies e1 = e0 - (p0/2 + p1/2 + q) dtau */
+    double e0 = 2.5, p0 = 1.0, q = 0.3, rho1 = 1.2, dtau = 1 / 1.2 - 1.0, e1;
+    int it = eos_energy_update(&pg, e0, p0, q, rho1, dtau, &e1);
+    double p1 = eos_pressure(&pg, rho1, e1);
+    tap_ok(&t, it == 0 && fabs(e1 - (e0 - (0.5 * p0 + 0.5 * p1 + q) * dtau)) < 1e-14,
+           "perfect gas energy update (closed form) solves the implicit equation");
+    struct eos sg0 = sg;
+    sg0.gamma = 1.4;
+    sg0.p_inf = 0;
+    double e1n;
+    it = eos_energy_update(&sg0, e0, p0, q, rho1, dtau, &e1n);
+    tap_ok(&t, it >= 1 && it <= 3 && fabs(e1n - e1) < 1e-13, "stiffened gas with p_inf 0: Newton (%d iterations) "
+           "gives the perfect gas answer", it);
+    double rhos = 1000.0, es0 = eos_energy(&sg, rhos, 1e5), ps0 = 1e5, e1s;
+    it = eos_energy_update(&sg, es0, ps0, 0, rhos * 1.01, 1 / (rhos * 1.01) - 1 / rhos, &e1s);
+    double p1s = eos_pressure(&sg, rhos * 1.01, e1s);
+    tap_ok(&t, it > 0 && fabs(e1s - (es0 - 0.5 * (ps0 + p1s) * (1 / (rhos * 1.01) - 1 / rhos))) < 1e-9 * fabs(e1s),
+           "stiffened gas energy update by Newton (%d iterations) solves the implicit equation", it);
+    struct eos capped = sg;
+    capped.newton_max = 1;
+    capped.newton_tol = 1e-300;
+    tap_ok(&t, eos_energy_update(&capped, es0, ps0, 0, rhos * 1.01, 1 / (rhos * 1.01) - 1 / rhos, &e1s) == -1,
+           "the Newton iteration cap is reported");
+}
+
+static void test_limiters(void)
+{
+    static const char *names[] = {"minmod", "superbee", "vanleer"};
+    for (int l = 0; l < 3; l++) {
+        enum limiter_kind k = (enum limiter_kind)l;
+        int bounded = 1, monotone = 1, tvd = 1;
+        double prev = 0;
+        for (int i = -100; i <= 400; i++) {
+            double r = i / 100.0, phi = limiter(k, r);
+            bounded &= phi >= 0 && phi <= 1 && (r > 0 || phi == 0);
+            monotone &= phi >= prev - 1e-15 || r <= 0;
+            tvd &= phi <= 2 * r + 1e-15 || r <= 0;
+            prev = r > 0 ? phi : 0;
+        }
+        tap_ok(&t, bounded && monotone && tvd && limiter(k, 1.0) == 1.0 && limiter(k, NAN) == 0,
+               "%s: 0 for r <= 0, within [0, min(1, 2r)], non-decreasing, 1 at r = 1", names[l]);
+    }
+    tap_ok(&t, limiter(LIMITER_MINMOD, 0.5) == 0.5 && limiter(LIMITER_SUPERBEE, 0.25) == 0.5 &&
+               fabs(limiter(LIMITER_VANLEER, 0.5) - 2.0 / 3.0) < 1e-15,
+           "minmod, superbee and van Leer differ as expected at r < 1");
+}
+
+int main(void)
+{
+    test_geometry();
+    test_eos();
+    test_limiters();
+    return tap_done(&t);
+}
