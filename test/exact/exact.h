@@ -10,7 +10,7 @@ struct riemann_state {
     double rho, u, p;
 };
 
-static double riemann_f(double p, const struct riemann_state *k, double g, double *df)
+static inline double riemann_f(double p, const struct riemann_state *k, double g, double *df)
 {
     double c = sqrt(g * k->p / k->rho);
     if (p > k->p) { /* shock */
@@ -25,7 +25,7 @@ static double riemann_f(double p, const struct riemann_state *k, double g, doubl
 }
 
 /* Star-region pressure and velocity. */
-static void riemann_star(const struct riemann_state *l, const struct riemann_state *r, double g, double *ps,
+static inline void riemann_star(const struct riemann_state *l, const struct riemann_state *r, double g, double *ps,
                          double *us)
 {
     double cl = sqrt(g * l->p / l->rho), cr = sqrt(g * r->p / r->rho), z = (g - 1.0) / (2.0 * g);
@@ -48,7 +48,7 @@ static void riemann_star(const struct riemann_state *l, const struct riemann_sta
 }
 
 /* State at x - x0 = s t. */
-static struct riemann_state riemann_sample(const struct riemann_state *l, const struct riemann_state *r, double g,
+static inline struct riemann_state riemann_sample(const struct riemann_state *l, const struct riemann_state *r, double g,
                                            double s)
 {
     double ps, us;
@@ -90,12 +90,71 @@ static struct riemann_state riemann_sample(const struct riemann_state *l, const 
 
 /* ---- Noh (gamma, unit inward speed, cold gas of density 1): shock at r = (gamma - 1) t / 2;
  * inside rho = ((gamma + 1)/(gamma - 1))^dim; outside rho = (1 + t / r)^(dim - 1). ---- */
-static double noh_density(int dim, double gamma, double t, double r)
+static inline double noh_density(int dim, double gamma, double t, double r)
 {
     double rs = 0.5 * (gamma - 1.0) * t;
     if (r < rs)
         return pow((gamma + 1.0) / (gamma - 1.0), dim);
     return pow(1.0 + t / r, dim - 1);
+}
+
+/* ---- Sedov point blast (strong shock into gas of density rho0 at rest): the shock radius is
+ * R = (E t^2 / (alpha rho0))^(1/(nu+2)) with nu = 1, 2, 3 (planar, cylindrical, spherical).
+ * alpha = sigma delta^2 int_0^1 G (V^2/2 + Z/(gamma(gamma-1))) xi^(nu+1) dxi, from the self-
+ * similar solution u = delta r/t V, rho = rho0 G, c^2 = (delta r/t)^2 Z, delta = 2/(nu+2),
+ * integrated here from the shock (xi = 1, strong-shock jump) inwards in ln xi with RK4. ---- */
+static inline void sedov_rhs(int nu, double g, double V, double G, double Z, double *dV, double *dlnG, double *dZ)
+{
+    (void)G;
+    double d = 2.0 / (nu + 2.0);
+    /* rows: mass, momentum, entropy; unknowns a = dlnG, b = dV, c = dZ */
+    double A[3][3] = {{V - 1.0, 1.0, 0.0},
+                      {d * Z / g, d * (V - 1.0), d / g},
+                      {(1.0 - g) * (V - 1.0), 0.0, (V - 1.0) / Z}};
+    double r[3] = {-nu * V, -(d * V * V - V + 2.0 * d * Z / g), 2.0 / d - 2.0 * V};
+    double det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+                 A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+    double x[3];
+    for (int i = 0; i < 3; i++) {
+        double M[3][3];
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                M[a][b] = b == i ? r[a] : A[a][b];
+        x[i] = (M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
+                M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0])) /
+               det;
+    }
+    *dlnG = x[0];
+    *dV = x[1];
+    *dZ = x[2];
+}
+
+static inline double sedov_alpha_exact(int nu, double g)
+{
+    const double PI = 3.14159265358979323846;
+    double d = 2.0 / (nu + 2.0), sigma = nu == 1 ? 2.0 : nu == 2 ? 2.0 * PI : 4.0 * PI;
+    double V = 2.0 / (g + 1.0), lnG = log((g + 1.0) / (g - 1.0)), Z = 2.0 * g * (g - 1.0) / ((g + 1.0) * (g + 1.0));
+    const int n = 200000;
+    const double lmin = log(1e-6), h = lmin / n; /* from ln xi = 0 down to ln 1e-6 */
+    double integral = 0, prev = exp(lnG) * (V * V / 2 + Z / (g * (g - 1.0))) * 1.0;
+    for (int i = 0; i < n; i++) {
+        double k[4][3], s[3] = {V, lnG, Z};
+        for (int st = 0; st < 4; st++) {
+            double f = st == 0 ? 0 : st == 3 ? 1.0 : 0.5;
+            double v = s[0] + (st ? f * h * k[st - 1][0] : 0), lg = s[1] + (st ? f * h * k[st - 1][1] : 0),
+                   z = s[2] + (st ? f * h * k[st - 1][2] : 0);
+            sedov_rhs(nu, g, v, exp(lg), z, &k[st][0], &k[st][1], &k[st][2]);
+        }
+        V += h / 6 * (k[0][0] + 2 * k[1][0] + 2 * k[2][0] + k[3][0]);
+        lnG += h / 6 * (k[0][1] + 2 * k[1][1] + 2 * k[2][1] + k[3][1]);
+        Z += h / 6 * (k[0][2] + 2 * k[1][2] + 2 * k[2][2] + k[3][2]);
+        double xi0 = exp(i * h), xi1 = exp((i + 1) * h);
+        double cur = exp(lnG) * (V * V / 2 + Z / (g * (g - 1.0)));
+        /* trapezoid in xi of f(xi) xi^(nu+1) */
+        integral += 0.5 * (prev * pow(xi0, nu + 1) + cur * pow(xi1, nu + 1)) * (xi0 - xi1);
+        prev = cur;
+    }
+    return sigma * d * d * integral;
 }
 
 #endif
