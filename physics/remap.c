@@ -113,7 +113,7 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
             if (c != a && a < nc)
                 continue; /* done from cell a */
             const int *fn = el->face_nodes[m->face_side[2 * (size_t)face]];
-            double x[8][3], p[3] = {0, 0, 0};
+            double x[8][3], p[3] = {0, 0, 0}, move = 0;
             for (int i = 0; i < nfn; i++) {
                 int32_t node = m->cell_nodes[(size_t)a * nv + fn[i]];
                 const double *from = f->x + 3 * (size_t)node, *to = w->xt + 3 * (size_t)node;
@@ -124,10 +124,19 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
                     memcpy(x[i], from, sizeof x[0]);
                     memcpy(x[i + 4], to, sizeof x[0]);
                 }
-                for (int d = 0; d < 3; d++)
+                for (int d = 0; d < 3; d++) {
                     p[d] += (from[d] + to[d]) / (2 * nfn);
+                    move = fabs(to[d] - from[d]) > move ? fabs(to[d] - from[d]) : move;
+                }
             }
-            w->swept[face] = geom_volume(sweep_el, (const double(*)[3])x);
+            double vol = geom_volume(sweep_el, (const double(*)[3])x), nrm[3];
+            double xa[MAX_CELL_NODES][3];
+            gather(m, f->x, a, xa);
+            geom_face_normal(el, (const double(*)[3])xa, m->face_side[2 * (size_t)face], nrm);
+            double area = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+            /* a face sliding along itself sweeps round-off only: exactly nothing, or the sign of
+             * that round-off would pick upwind cells and limiters at random */
+            w->swept[face] = fabs(vol) > 1e-9 * move * area ? vol : 0.0;
             memcpy(w->fpoint + 3 * (size_t)face, p, sizeof p);
         }
 }
@@ -241,18 +250,30 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
             alpha[k] = 1;
             lo[k] = hi[k] = phic[k];
         }
-        for (int s = 0; s < nf; s++) { /* slope ratios against every neighbour */
-            double xj[3];
-            const double *phij;
-            if (!neighbour(m, f->x, w, c, s, xj, &phij))
-                continue;
-            for (int k = 0; k < REMAP_NPHI; k++) {
-                const double *g = w->grad + ((size_t)c * REMAP_NPHI + k) * 3;
-                double dphi = phij[k] - phic[k];
-                double pred = g[0] * (xj[0] - xc[0]) + g[1] * (xj[1] - xc[1]) + g[2] * (xj[2] - xc[2]);
-                lo[k] = phij[k] < lo[k] ? phij[k] : lo[k];
-                hi[k] = phij[k] > hi[k] ? phij[k] : hi[k];
-                if (pred != 0) {
+        double xs[MAX_CELL_FACES][3];
+        const double *phis[MAX_CELL_FACES];
+        int nnb = 0;
+        for (int s = 0; s < nf; s++)
+            if (neighbour(m, f->x, w, c, s, xs[nnb], &phis[nnb]))
+                nnb++;
+        for (int k = 0; k < REMAP_NPHI; k++) { /* slope ratios against every neighbour */
+            const double *g = w->grad + ((size_t)c * REMAP_NPHI + k) * 3;
+            double scale = 0; /* the local variation: ratios of round-off are not slopes */
+            for (int j = 0; j < nnb; j++) {
+                double dphi = fabs(phis[j][k] - phic[k]);
+                scale = dphi > scale ? dphi : scale;
+            }
+            for (int j = 0; j < nnb; j++) {
+                double dphi = phis[j][k] - phic[k];
+                double pred = g[0] * (xs[j][0] - xc[0]) + g[1] * (xs[j][1] - xc[1]) + g[2] * (xs[j][2] - xc[2]);
+                lo[k] = phis[j][k] < lo[k] ? phis[j][k] : lo[k];
+                hi[k] = phis[j][k] > hi[k] ? phis[j][k] : hi[k];
+                double gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+                double dl = sqrt((xs[j][0] - xc[0]) * (xs[j][0] - xc[0]) + (xs[j][1] - xc[1]) * (xs[j][1] - xc[1]) +
+                                 (xs[j][2] - xc[2]) * (xs[j][2] - xc[2]));
+                /* ratios only along the slope: across it the prediction is round-off or noise, and
+                 * limiting on it would flip the slope on and off between identical cells */
+                if (fabs(pred) > 1e-10 * scale && fabs(pred) > 0.2 * gl * dl) {
                     double a = limiter(lim, dphi / pred);
                     alpha[k] = a < alpha[k] ? a : alpha[k];
                 }

@@ -47,6 +47,17 @@ for lim in minmod superbee vanleer; do
     check "$lo >= 0.125 && $hi <= 1.0" "Sod with $lim: density stays within [0.125, 1] (no new extrema): [$lo, $hi]"
 done
 
+# ---- a 1D problem on a 2D or 3D mesh stays 1D (the limiter must not feed on round-off) ----
+run sody 2 "$I/sod_2d_y.ini"
+"$V" "$(last_dump sody)" sod 1 > vy
+"$V" "$(last_dump sody)" spread 1 > vsp
+e=$(metric vy l1) sp=$(metric vsp spread)
+check "$e <= 0.010 && $sp <= 1e-10" "Sod along y in 2D (10 x 100): L1 $e, rows identical to $sp"
+run sodz 2 "$I/sod_3d_z.ini"
+"$V" "$(last_dump sodz)" sod 2 > vz
+e=$(metric vz l1)
+check "$e <= 0.010" "Sod along z in 3D on a perturbed mesh (8 x 8 x 80): L1 $e"
+
 # ---- Sedov 2D (t = 1): peak of the averaged density at r = 1 within 5%, peak >= 2.5 ----
 run sedov 2 "$I/sedov_2d.ini"
 "$V" "$(last_dump sedov)" sedov > vs

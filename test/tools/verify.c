@@ -2,6 +2,7 @@
  * usage: verify DUMP sod AXIS      -> l1=<L1 density error over the tube, per unit length>
  *        verify DUMP noh            -> shock=<radius> inner=<mean density for 0.05 < r < 0.15>
  *        verify DUMP sedov          -> peak_r=<radius of the peak averaged density> peak=<its value>
+ *        verify DUMP spread AXIS    -> spread=<largest density difference at equal coordinate AXIS>
  *        verify DUMP totals         -> mass=<total mass> rho_min=<smallest density> rho_max=<largest> */
 #include <hdf5.h>
 #include <math.h>
@@ -64,6 +65,16 @@ int main(int argc, char **argv)
             hi = rho[c] > hi ? rho[c] : hi;
         }
         printf("mass=%.17g rho_min=%.17g rho_max=%.17g\n", m, lo, hi);
+    } else if (!strcmp(argv[2], "spread") && argc == 4) {
+        /* largest density difference between cells at the same coordinate along AXIS: a 1D
+         * problem computed on a 2D or 3D mesh must stay 1D */
+        int axis = atoi(argv[3]);
+        double worst = 0;
+        for (hsize_t a = 0; a < nc; a++)
+            for (hsize_t b = a + 1; b < nc; b++)
+                if (fabs(ctr[a][axis] - ctr[b][axis]) < 1e-9 && fabs(rho[a] - rho[b]) > worst)
+                    worst = fabs(rho[a] - rho[b]);
+        printf("spread=%.3e\n", worst);
     } else if (!strcmp(argv[2], "sod") && argc == 4) {
         int axis = atoi(argv[3]);
         struct riemann_state l = {1.0, 0.0, 1.0}, r = {0.125, 0.0, 0.1};
