@@ -42,6 +42,8 @@ bad_deck enum '[parallel]\nsync = fast\n' "$tmp/enum.ini:2: parallel.sync: 'fast
 bad_deck meshfile '[mesh]\nkind = gmsh\nfile = nothere.msh\n' "$tmp/meshfile.ini:3: mesh.file: cannot open '$tmp/nothere.msh': No such file or directory"
 bad_deck override '[mesh]\nnx = 4\n' "command line: mesh.ny: 'x' is not an integer" mesh.ny=x
 bad_deck override2 '[mesh]\nnx = 4\n' "command line: 'nx': expected section.key=value" nx
+bad_deck remaplayers '[case]\nname = sod\n[parallel]\nghost_layers = 1\n' "$tmp/remaplayers.ini:4: parallel.ghost_layers: the Euler remap needs at least 2 ghost layers (its fluxes use the neighbours' slopes)"
+bad_deck minimal2 '[case]\nname = sod\n[parallel]\nghost_layers = 2\nsync_pattern = minimal\n' "$tmp/minimal2.ini:5: parallel.sync_pattern: minimal computes on the ghost layers and needs 3 of them"
 bad_deck syntax '[mesh]\nnx 4\n' "$tmp/syntax.ini:2: syntax error: expected [section] or key = value"
 
 mpi 2 $HYDRO /dev/zero > "$tmp/out" 2> "$tmp/err"; rc=$?
