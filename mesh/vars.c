@@ -31,8 +31,9 @@ int32_t registry_items(const struct registry *r, int id)
 int registry_add(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
                  const char *unit)
 {
-    if (registry_find(r, name) >= 0)
-        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: variable '%s' registered twice", name);
+    for (int i = 0; i < r->n; i++) /* one name per centering: cells and nodes may both have a "mass" */
+        if (r->v[i].center == center && !strcmp(r->v[i].name, name))
+            hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: variable '%s' registered twice", name);
     if (strlen(name) >= sizeof r->v[0].name || ncomp < 1)
         hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: bad variable '%s'", name);
     if (r->n == r->cap) {
@@ -65,6 +66,14 @@ int registry_find(const struct registry *r, const char *name)
 {
     for (int i = 0; i < r->n; i++)
         if (!strcmp(r->v[i].name, name))
+            return i;
+    return -1;
+}
+
+int registry_find_center(const struct registry *r, const char *name, enum var_center center)
+{
+    for (int i = 0; i < r->n; i++)
+        if (r->v[i].center == center && !strcmp(r->v[i].name, name))
             return i;
     return -1;
 }

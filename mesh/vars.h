@@ -28,14 +28,16 @@ struct registry {
 
 void registry_init(struct registry *r, int32_t ncells, int32_t nnodes);
 void registry_free(struct registry *r);
-/* Adds a zero-filled variable and returns its id; aborts on a duplicate name. */
+/* Adds a zero-filled variable and returns its id; aborts when the name is taken on the same
+ * centering (a cell and a node variable may share a name: /cells/mass and /nodes/mass). */
 int registry_add(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
                  const char *unit);
 /* A variable whose storage belongs to someone else (mesh coordinates): synchronised like the
  * others, never freed by the registry. */
 int registry_add_external(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
                           const char *unit, double *data);
-int registry_find(const struct registry *r, const char *name); /* -1 if absent */
+int registry_find(const struct registry *r, const char *name); /* first with that name, -1 if absent */
+int registry_find_center(const struct registry *r, const char *name, enum var_center center);
 /* Items of a variable's centering. */
 int32_t registry_items(const struct registry *r, int id);
 

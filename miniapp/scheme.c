@@ -153,11 +153,6 @@ struct scheme *scheme_create(struct run *run)
 
     for (int i = 0; i < F_COUNT; i++) {
         const char *name = fields[i].name;
-        char nodename[64];
-        if (i == F_NMASS) { /* registry names are unique: the node mass is "node_mass" inside */
-            snprintf(nodename, sizeof nodename, "node_mass");
-            name = nodename;
-        }
         s->id[i] = i == F_X ? registry_add_external(&run->reg, name, VAR_NODE, 3, fields[i].flags, fields[i].unit,
                                                     m->node_xyz)
                             : registry_add(&run->reg, name, fields[i].center, fields[i].ncomp, fields[i].flags,

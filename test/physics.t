@@ -58,6 +58,16 @@ run sodz 2 "$I/sod_3d_z.ini"
 e=$(metric vz l1)
 check "$e <= 0.010" "Sod along z in 3D on a perturbed mesh (8 x 8 x 80): L1 $e"
 
+# ---- an unstructured Gmsh hex mesh, and the stiffened gas (Newton energy update) ----
+run hexb 2 "$I/sod_x.ini" mesh.kind=gmsh mesh.file="$I/meshes/hex_block.msh"
+"$V" "$(last_dump hexb)" sod 0 > vh
+e=$(metric vh l1)
+md=$(grep 'Totals at cycle' hexb/log | tail -n 1 | sed 's/.*mass [^ ]* (drift \([^)]*\)).*/\1/')
+check "$e <= 0.05 && $md <= 1e-12 && $md >= -1e-12" "Sod on the unstructured Gmsh hex block (about 12 cells along x): L1 $e, mass drift $md"
+run stiff 2 "$I/sod_x.ini" physics.eos=stiffened physics.p_inf=0.5
+ed=$(grep 'Totals at cycle' stiff/log | tail -n 1 | sed 's/.*energy .*(drift \([^)]*\)).*/\1/')
+check "$ed <= 0.01 && $ed >= -0.01" "Sod with a stiffened gas (p_inf 0.5, Newton energy update): energy drift $ed"
+
 # ---- Sedov 2D (t = 1): peak of the averaged density at r = 1 within 5%, peak >= 2.5 ----
 run sedov 2 "$I/sedov_2d.ini"
 "$V" "$(last_dump sedov)" sedov > vs
