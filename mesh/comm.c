@@ -79,6 +79,13 @@ long long comm_min_ll(MPI_Comm comm, long long v)
     return r;
 }
 
+double comm_min_double(MPI_Comm comm, double v)
+{
+    double r;
+    MPI_CHECK(MPI_Allreduce(&v, &r, 1, MPI_DOUBLE, MPI_MIN, comm));
+    return r;
+}
+
 int comm_max_int(MPI_Comm comm, int v)
 {
     int r;

@@ -22,6 +22,7 @@ void comm_bcast_bytes(MPI_Comm comm, void *data, size_t n, int root);
 long long comm_sum_ll(MPI_Comm comm, long long v);
 long long comm_max_ll(MPI_Comm comm, long long v);
 long long comm_min_ll(MPI_Comm comm, long long v);
+double comm_min_double(MPI_Comm comm, double v);
 int comm_max_int(MPI_Comm comm, int v);
 
 /* Cross-rank statistics of one value: min, average, max and the ranks holding min and max. */

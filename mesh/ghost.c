@@ -284,7 +284,7 @@ static int64_t unknown_nodes(const struct cellset *set, int64_t first, int64_t l
     return n;
 }
 
-struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, char *err, size_t errlen)
+struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, int check_cells, char *err, size_t errlen)
 {
     const int me = comm_rank(comm);
     const struct element *el = own->el;
@@ -293,7 +293,7 @@ struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, char *e
     /* every cell must be valid before anything relies on its geometry; rank 0 reports the
      * smallest bad global id, so the message is the same for any partition */
     long long bad = LLONG_MAX;
-    for (int64_t c = 0; c < own->ncells; c++) {
+    for (int64_t c = 0; c < own->ncells && check_cells; c++) {
         double x[MAX_CELL_NODES][3];
         for (int k = 0; k < el->nnodes; k++)
             memcpy(x[k], cellset_node_xyz(own, own->nodes[c * el->nnodes + k]), sizeof x[k]);

@@ -96,8 +96,8 @@ const struct deck_key deck_keys[] = {
      "(MaHyCo's sweeps)",
      OFF(remap_split)},
     {"physics", "q1", KEY_DOUBLE, "0.5", 0, 100, NULL, "linear artificial viscosity coefficient", OFF(q1)},
-    {"physics", "q2", KEY_DOUBLE, "0", 0, 100, NULL,
-     "quadratic artificial viscosity coefficient; 0: (gamma + 1) / 2 as MaHyCo", OFF(q2)},
+    {"physics", "q2", KEY_DOUBLE, "-1", -1, 100, NULL,
+     "quadratic artificial viscosity coefficient; -1: (gamma + 1) / 2 as MaHyCo", OFF(q2)},
     {"physics", "length", KEY_ENUM, "volume", 0, 0, lengths,
      "characteristic length: volume^(1/dim) (MaHyCo) or the smallest distance between opposite faces", OFF(length)},
     {"physics", "dt_init", KEY_DOUBLE, "1e-5", 1e-30, 1e30, NULL, "first time step (time)", OFF(dt_init)},
@@ -483,6 +483,8 @@ static void validate(struct parse_ctx *c)
         fail_at(c, "parallel", "sync_pattern", "minimal computes on the ghost layers and needs 3 of them");
     if (cfg->case_name != CASE_SYNC_ONLY && cfg->dt_min >= cfg->dt_max)
         fail_at(c, "physics", "dt_min", "must be smaller than physics.dt_max");
+    if (cfg->case_name != CASE_SYNC_ONLY && cfg->dt_init > cfg->dt_max)
+        fail_at(c, "physics", "dt_init", "must not exceed physics.dt_max");
     if (cfg->case_name == CASE_SOD && cfg->direction == 2 && cfg->dim == 2)
         fail_at(c, "case", "direction", "z needs mesh.dim = 3");
     if (cfg->mesh_kind == MESH_GMSH) {

@@ -32,8 +32,10 @@ struct scheme {
     long totals_cycle;
     double totals_time;
     double mass0, energy0;
-    struct hydro_error err;
+    struct hydro_error err, err2; /* the first failure of a cycle, and a later one (ignored) */
     int failed;
+    double cand; /* this rank's dt candidate of the cycle */
+    int32_t cand_cell; /* the owned cell giving it */
     struct remap_work rw;
     int split;
     /* remap synchronisations */
@@ -123,7 +125,7 @@ struct scheme *scheme_create(struct run *run)
                 .newton_max = (int)cfg->newton_max},
         .cfl = cfg->cfl,
         .q1 = cfg->q1,
-        .q2 = cfg->q2 > 0 ? cfg->q2 : 0.5 * (cfg->gamma + 1.0),
+        .q2 = cfg->q2 >= 0 ? cfg->q2 : 0.5 * (cfg->gamma + 1.0),
         .dt_init = cfg->dt_init,
         .dt_min = cfg->dt_min,
         .dt_max = cfg->dt_max,
@@ -145,6 +147,19 @@ struct scheme *scheme_create(struct run *run)
             run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? "case.sedov_energy: the automatic value is "
                                                                      "known for gamma 1.4 only: set it" : NULL);
         s->cp.sedov_energy = alpha / (cfg->dim == 2 ? 4.0 : 8.0); /* a quarter plane or an octant */
+    }
+    if (s->cp.name == HCASE_SEDOV) { /* the blast sits at the corner of a quarter plane or octant */
+        int outside = 0, at_origin = 0;
+        for (int32_t c = 0; c < m->ncells_owned; c++)
+            for (int k = 0; k < m->el->nnodes; k++) {
+                const double *x = m->node_xyz + 3 * (size_t)m->cell_nodes[(size_t)c * m->el->nnodes + k];
+                outside |= x[0] < -1e-12 || x[1] < -1e-12 || x[2] < -1e-12;
+                at_origin |= fabs(x[0]) + fabs(x[1]) + fabs(x[2]) < 1e-12;
+            }
+        if (comm_max_int(run->comm, outside) || !comm_max_int(run->comm, at_origin))
+            run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? "case sedov: the mesh must be the quarter plane "
+                                "(2D) or octant (3D) x, y, z >= 0, with a node at the origin where the blast starts"
+                                                                   : NULL);
     }
     s->pattern = cfg->sync_pattern;
     int L = m->nlayers;
@@ -234,7 +249,9 @@ struct scheme *scheme_create(struct run *run)
 
     memcpy(f->x_init, f->x, (size_t)m->nnodes * 3 * sizeof *f->x);
     walls_build(m, f->x, m->node_layer_start[L], &s->walls);
-    run->dt = run->dt_old = s->hp.dt_init;
+    /* the first step obeys dt_max and final_time too */
+    double dt0 = s->hp.dt_init < s->hp.dt_max ? s->hp.dt_init : s->hp.dt_max;
+    run->dt = run->dt_old = dt0 < s->hp.final_time && s->hp.final_time > 0 ? dt0 : s->hp.final_time;
     if (!run->restart) {
         struct hydro_error err;
         int bad = case_init(&s->cp, &s->hp, m, f, m->ncells, m->nnodes, &err) != 0;
@@ -329,7 +346,7 @@ static void remap_step(struct scheme *s, struct run *run, int sweep, int last)
         remap_cells(m, f, w, own);
         sync_now(s, run, s->g_rcells);
         remap_nodes(m, f, w, &s->walls, nodes_own);
-        if (remap_finish(m, f, w, &s->hp, own, &s->err))
+        if (remap_finish(m, f, w, &s->hp, own, s->failed ? &s->err2 : &s->err))
             s->failed = 1;
         remap_move(m, f, w);
         if (!last) {
@@ -355,7 +372,7 @@ static void remap_step(struct scheme *s, struct run *run, int sweep, int last)
         sync_now(s, run, s->g_rresult[k]);
     remap_nodes(m, f, w, &s->walls, nodes_own);
     sync_now(s, run, s->g_velocity);
-    if (remap_finish(m, f, w, &s->hp, own, &s->err))
+    if (remap_finish(m, f, w, &s->hp, own, s->failed ? &s->err2 : &s->err))
         s->failed = 1;
     remap_move(m, f, w);
     for (int i = 0; i < 5; i++) /* MaHyCo synchronises its cell variables again after each direction */
@@ -376,6 +393,10 @@ int scheme_cycle(struct scheme *s, struct run *run)
         for (int i = 0; i < 5; i++)
             sync_now(s, run, s->g_save[i]);
     lagrange_geometry(m, f, m->ncells); /* corner vectors at level n */
+    if (!s->hp.remap) { /* walls follow the boundary as it moves (with the remap it never does) */
+        walls_free(&s->walls);
+        walls_build(m, f->x, m->node_layer_start[m->nlayers], &s->walls);
+    }
     lagrange_forces(m, f, s->nn_comp);
     lagrange_velocity(f, &s->walls, s->nn_comp, dim, dt_half);
     if (s->pattern == PATTERN_MAHYCO)
@@ -394,8 +415,8 @@ int scheme_cycle(struct scheme *s, struct run *run)
 
     /* dt candidate and failure flag travel in one non-blocking reduction, finished with the
      * cycle's last synchronisation */
-    double cand = s->failed ? -1.0 : lagrange_dt_candidate(m, f, &s->hp, m->ncells_owned);
-    double v[2] = {cand, s->failed ? -1.0 : 0.0};
+    s->cand = s->failed ? -1.0 : lagrange_dt_candidate(m, f, &s->hp, m->ncells_owned, &s->cand_cell);
+    double v[2] = {s->cand, s->failed ? -1.0 : 0.0};
     reduction_start(run->comm, &s->dt_red, v, 2, 1);
     int g_cells = -1, g_nodes = -1;
     if (s->pattern == PATTERN_MINIMAL && !s->hp.remap) {
@@ -432,18 +453,27 @@ int scheme_next_dt(struct scheme *s, struct run *run)
     dt = dt < grown ? dt : grown;
     dt = dt < s->hp.dt_max ? dt : s->hp.dt_max;
     double left = s->hp.final_time - run->time;
+    if (dt < s->hp.dt_min && left > 0) { /* before the last step is shortened to final_time */
+        /* the cell that limits the step: smallest candidate, lowest rank holding it */
+        double best = comm_min_double(run->comm, s->cand);
+        int holder = s->cand == best ? run->rank : run->size;
+        holder = -comm_max_int(run->comm, -holder);
+        char msg[512] = "";
+        if (run->rank == holder)
+            snprintf(msg, sizeof msg, "cycle %ld: time step %.6g below dt_min %.6g (limited by cell %lld)", run->cycle,
+                     dt, s->hp.dt_min, (long long)run->mesh->cell_gid[s->cand_cell]);
+        char *text = comm_bcast_text(run->comm, msg, holder);
+        if (run->rank == 0) {
+            fprintf(stderr, "hydro: %s\n", text);
+            listing_printf(run->lst, "Hydro", "Stopped: %s", text);
+        }
+        free(text);
+        return -1;
+    }
     if (left > 0 && dt > left)
         dt = left; /* the last step ends exactly at final_time */
     run->dt_old = run->dt;
     run->dt = dt;
-    if (dt < s->hp.dt_min && left > 0) {
-        if (run->rank == 0) {
-            fprintf(stderr, "hydro: cycle %ld: time step %.6g below dt_min %.6g\n", run->cycle, dt, s->hp.dt_min);
-            listing_printf(run->lst, "Hydro", "Stopped: cycle %ld: time step %.6g below dt_min %.6g", run->cycle, dt,
-                           s->hp.dt_min);
-        }
-        return -1;
-    }
     return 0;
 }
 

@@ -86,7 +86,7 @@ struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *
         return NULL;
     }
     tstart(tm, TIMER_GHOSTS);
-    struct mesh *m = mesh_build(comm, &own, (int)cfg->ghost_layers, err, errlen);
+    struct mesh *m = mesh_build(comm, &own, (int)cfg->ghost_layers, 1, err, errlen);
     tstop(tm, TIMER_GHOSTS);
     cellset_free(&own);
     return m;
@@ -131,7 +131,7 @@ struct mesh *setup_mesh_restart(MPI_Comm comm, const struct config *cfg, const s
     struct mesh *m = NULL;
     if (rc == 0) {
         tstart(tm, TIMER_GHOSTS);
-        m = mesh_build(comm, &own, (int)cfg->ghost_layers, err, errlen);
+        m = mesh_build(comm, &own, (int)cfg->ghost_layers, 0, err, errlen);
         tstop(tm, TIMER_GHOSTS);
         if (!m && err[0]) { /* name the dump the bad mesh came from */
             size_t n = strlen(rf->path) + strlen(err) + 3;

@@ -1,6 +1,7 @@
 /* Equations of state (see eos.h). */
 #include "eos.h"
 
+#include <float.h>
 #include <math.h>
 
 double eos_pressure(const struct eos *q, double rho, double e)
@@ -22,14 +23,18 @@ int eos_energy_update(const struct eos *q, double e0, double p0, double visc, do
         *e1 = (e0 - (0.5 * p0 + visc) * dtau) / (1.0 + 0.5 * (q->gamma - 1.0) * rho1 * dtau);
         return 0;
     }
-    /* f(e) = e - e0 + (p0 / 2 + p(rho1, e) / 2 + visc) dtau, f'(e) = 1 + (gamma - 1) rho1 dtau / 2 */
+    /* f(e) = e - e0 + (p0 / 2 + p(rho1, e) / 2 + visc) dtau, f'(e) = 1 + (gamma - 1) rho1 dtau / 2.
+     * Converged when the residual after a step is below the tolerance relative to the energies
+     * involved; a tolerance below round-off is raised to 4 machine epsilons. */
+    double tol = q->newton_tol > 4 * DBL_EPSILON ? q->newton_tol : 4 * DBL_EPSILON;
     double e = e0;
     for (int it = 1; it <= q->newton_max; it++) {
         double f = e - e0 + (0.5 * p0 + 0.5 * eos_pressure(q, rho1, e) + visc) * dtau;
         double df = 1.0 + 0.5 * (q->gamma - 1.0) * rho1 * dtau;
-        double de = f / df;
-        e -= de;
-        if (fabs(de) <= q->newton_tol * fabs(e) || de == 0.0) {
+        e -= f / df;
+        double r = e - e0 + (0.5 * p0 + 0.5 * eos_pressure(q, rho1, e) + visc) * dtau;
+        double scale = fabs(e) + fabs(e0) + fabs((0.5 * p0 + visc) * dtau) + DBL_MIN;
+        if (fabs(r) <= tol * scale) {
             *e1 = e;
             return it;
         }

@@ -149,10 +149,11 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
 }
 
 double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f, const struct hydro_params *hp,
-                             int32_t nc)
+                             int32_t nc, int32_t *cell)
 {
     int nv = m->el->nnodes;
     double best = INFINITY;
+    *cell = 0;
     for (int32_t c = 0; c < nc; c++) {
         double vmax = 0;
         for (int k = 0; k < nv; k++) {
@@ -161,7 +162,10 @@ double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f,
             vmax = s > vmax ? s : vmax;
         }
         double dt = hp->cfl * f->len[c] / (f->c[c] + vmax);
-        best = dt < best ? dt : best;
+        if (dt < best) {
+            best = dt;
+            *cell = c;
+        }
     }
     return best;
 }

@@ -32,9 +32,9 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
 /* EOS only (after a remap, or for initial conditions): p and c from rho and e, cells [0, nc). */
 int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t nc, struct hydro_error *err);
 
-/* Smallest cfl L / (c + max node |v|) over cells [0, nc). */
+/* Smallest cfl L / (c + max node |v|) over cells [0, nc); *cell gets the cell giving it. */
 double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f, const struct hydro_params *hp,
-                             int32_t nc);
+                             int32_t nc, int32_t *cell);
 
 /* Walls from the boundary faces around nodes [0, nn) at positions x. */
 void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls *w);

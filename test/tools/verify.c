@@ -2,6 +2,7 @@
  * usage: verify DUMP sod AXIS      -> l1=<L1 density error over the tube, per unit length>
  *        verify DUMP noh            -> shock=<radius> inner=<mean density for 0.05 < r < 0.15>
  *        verify DUMP sedov          -> peak_r=<radius of the peak averaged density> peak=<its value>
+ *        verify DUMP arc            -> arc=<largest |r - 1| of the boundary nodes off the axes (2D)>
  *        verify DUMP spread AXIS    -> spread=<largest density difference at equal coordinate AXIS>
  *        verify DUMP totals         -> mass=<total mass> rho_min=<smallest density> rho_max=<largest> */
 #include <hdf5.h>
@@ -65,6 +66,29 @@ int main(int argc, char **argv)
             hi = rho[c] > hi ? rho[c] : hi;
         }
         printf("mass=%.17g rho_min=%.17g rho_max=%.17g\n", m, lo, hi);
+    } else if (!strcmp(argv[2], "arc") && dim == 2) {
+        /* boundary nodes of a 2D mesh off the axes (the quarter disc's arc): largest |r - 1| */
+        char *on_boundary = calloc(nn, 1);
+        for (hsize_t c = 0; c < nc; c++)
+            for (int e = 0; e < 4; e++) {
+                long long a0 = cn[c * 4 + e], a1 = cn[c * 4 + (e + 1) % 4];
+                int shared = 0;
+                for (hsize_t d = 0; d < nc && !shared; d++)
+                    for (int f2 = 0; f2 < 4 && d != c; f2++) {
+                        long long b0 = cn[d * 4 + f2], b1 = cn[d * 4 + (f2 + 1) % 4];
+                        shared |= (a0 == b1 && a1 == b0) || (a0 == b0 && a1 == b1);
+                    }
+                if (!shared)
+                    on_boundary[a0] = on_boundary[a1] = 1;
+            }
+        double worst = 0;
+        for (hsize_t n = 0; n < nn; n++)
+            if (on_boundary[n] && xyz[3 * n] > 1e-9 && xyz[3 * n + 1] > 1e-9) {
+                double dr = fabs(sqrt(xyz[3 * n] * xyz[3 * n] + xyz[3 * n + 1] * xyz[3 * n + 1]) - 1);
+                worst = dr > worst ? dr : worst;
+            }
+        printf("arc=%.3e\n", worst);
+        free(on_boundary);
     } else if (!strcmp(argv[2], "spread") && argc == 4) {
         /* largest density difference between cells at the same coordinate along AXIS: a 1D
          * problem computed on a 2D or 3D mesh must stay 1D */
