@@ -262,3 +262,77 @@ void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
     free(src);
     free(msg);
 }
+
+void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *in)
+{
+    int P = out->nranks;
+    uint64_t *slen = xcalloc((size_t)P, sizeof *slen), *rlen = xcalloc((size_t)P, sizeof *rlen);
+    uint64_t most = 0;
+    for (int r = 0; r < P; r++) {
+        slen[r] = out->to[r].len;
+        most = slen[r] > most ? slen[r] : most;
+    }
+    MPI_CHECK(MPI_Alltoall(slen, 1, MPI_UINT64_T, rlen, 1, MPI_UINT64_T, comm));
+    for (int r = 0; r < P; r++)
+        most = rlen[r] > most ? rlen[r] : most;
+    uint64_t m = (uint64_t)comm_max_ll(comm, (long long)most);
+    /* a round's displacements are int: at most INT_MAX / P bytes per pair and round */
+    const uint64_t chunk = (uint64_t)INT_MAX / (uint64_t)P < CHUNK ? (uint64_t)INT_MAX / (uint64_t)P : CHUNK;
+    int rounds = (int)((m + chunk - 1) / chunk);
+    in->n = 0;
+    for (int r = 0; r < P; r++)
+        in->n += rlen[r] > 0;
+    in->src = xmalloc((size_t)(in->n ? in->n : 1) * sizeof *in->src);
+    in->msg = xcalloc((size_t)(in->n ? in->n : 1), sizeof *in->msg);
+    int *slot = xmalloc((size_t)P * sizeof *slot);
+    for (int r = 0, k = 0; r < P; r++) {
+        slot[r] = -1;
+        if (rlen[r]) {
+            slot[r] = k;
+            in->src[k] = r;
+            in->msg[k].data = xmalloc(rlen[r]);
+            in->msg[k].len = in->msg[k].cap = rlen[r];
+            k++;
+        }
+    }
+    int *scount = xmalloc((size_t)P * sizeof *scount), *rcount = xmalloc((size_t)P * sizeof *rcount);
+    int *sdisp = xmalloc((size_t)P * sizeof *sdisp), *rdisp = xmalloc((size_t)P * sizeof *rdisp);
+    for (int round = 0; round < rounds; round++) {
+        uint64_t off = (uint64_t)round * chunk;
+        size_t stot = 0, rtot = 0;
+        for (int r = 0; r < P; r++) {
+            scount[r] = slen[r] > off ? (int)(slen[r] - off < chunk ? slen[r] - off : chunk) : 0;
+            rcount[r] = rlen[r] > off ? (int)(rlen[r] - off < chunk ? rlen[r] - off : chunk) : 0;
+            stot += (size_t)scount[r];
+            rtot += (size_t)rcount[r];
+        }
+        char *sbuf = xmalloc(stot ? stot : 1), *rbuf = xmalloc(rtot ? rtot : 1);
+        size_t pos = 0;
+        for (int r = 0; r < P; r++) {
+            sdisp[r] = (int)pos;
+            if (scount[r])
+                memcpy(sbuf + pos, out->to[r].data + off, (size_t)scount[r]);
+            pos += (size_t)scount[r];
+        }
+        pos = 0;
+        for (int r = 0; r < P; r++) {
+            rdisp[r] = (int)pos;
+            pos += (size_t)rcount[r];
+        }
+        MPI_CHECK(MPI_Alltoallv(sbuf, scount, sdisp, MPI_BYTE, rbuf, rcount, rdisp, MPI_BYTE, comm));
+        for (int r = 0; r < P; r++)
+            if (rcount[r])
+                memcpy(in->msg[slot[r]].data + off, rbuf + rdisp[r], (size_t)rcount[r]);
+        free(sbuf);
+        free(rbuf);
+    }
+    for (int r = 0; r < P; r++)
+        buf_free(&out->to[r]);
+    free(slot);
+    free(scount);
+    free(rcount);
+    free(sdisp);
+    free(rdisp);
+    free(slen);
+    free(rlen);
+}

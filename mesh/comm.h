@@ -74,7 +74,11 @@ struct inbox {
 void outbox_init(struct outbox *o, MPI_Comm comm);
 void outbox_free(struct outbox *o);
 void inbox_free(struct inbox *in);
-/* Sends and empties every buffer of out (which can be filled again for the next exchange). */
+/* Sends and empties every buffer of out (which can be filled again for the next exchange).
+ * Point to point: MPI_Isend, and MPI_Probe/MPI_Recv for as many messages as announced. */
 void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in);
+/* The same with collectives: MPI_Alltoall of the sizes, then MPI_Alltoallv in rounds of at
+ * most 1 GiB per pair (more data takes more rounds: never truncated). */
+void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *in);
 
 #endif

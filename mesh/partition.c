@@ -181,6 +181,137 @@ int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struc
     return 0;
 }
 
+static double weight_imbalance(const double *w, int P)
+{
+    double lo = w[0], hi = w[0];
+    for (int r = 1; r < P; r++) {
+        lo = w[r] < lo ? w[r] : lo;
+        hi = w[r] > hi ? w[r] : hi;
+    }
+    return lo > 0 ? (hi - lo) / lo : -1;
+}
+
+void partition_rebalance(MPI_Comm comm, const struct mesh *m, const int *weight, int *dest, double *imb_before,
+                         double *imb_after)
+{
+    const int P = comm_size(comm), me = comm_rank(comm), nv = m->el->nnodes;
+    struct outbox out;
+    outbox_init(&out, comm);
+    struct buf *b = &out.to[0]; /* every rank's cells, weights included, to rank 0 */
+    buf_put_i64(b, m->ncells_owned);
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        buf_put_i64(b, m->cell_gid[c]);
+        buf_put_i64(b, weight[c]);
+        for (int k = 0; k < nv; k++)
+            buf_put_i64(b, m->node_gid[m->cell_nodes[(size_t)c * nv + k]]);
+    }
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    double w[2] = {0, 0};
+    if (me == 0) {
+        /* the whole mesh, indexed by global id (ids are dense) */
+        int64_t n = m->global_ncells;
+        struct cellset g;
+        cellset_init(&g, m->el->dim);
+        idx_t *vw = xcalloc((size_t)n, sizeof *vw);
+        int *owner = xcalloc((size_t)n, sizeof *owner);
+        int64_t *pos = xcalloc((size_t)n, sizeof *pos); /* index in the source's own order */
+        int64_t nodes[MAX_CELL_NODES];
+        for (int i = 0; i < in.n; i++) {
+            int64_t cnt = buf_get_i64(&in.msg[i]);
+            for (int64_t k = 0; k < cnt; k++) {
+                int64_t gid = buf_get_i64(&in.msg[i]);
+                vw[gid] = (idx_t)buf_get_i64(&in.msg[i]);
+                buf_get(&in.msg[i], nodes, (size_t)nv * sizeof *nodes);
+                owner[gid] = in.src[i];
+                pos[gid] = k;
+                cellset_add_cell(&g, gid, nodes, NULL);
+            }
+        }
+        cellset_sort(&g); /* gid order: the graph METIS sees does not depend on the partition */
+        idx_t *part = xcalloc((size_t)n, sizeof *part);
+        if (P > 1) {
+            idx_t *xadj, *adj;
+            dual_graph(&g, &xadj, &adj);
+            idx_t nvtx = (idx_t)n, ncon = 1, nparts = P, objval = 0;
+            idx_t options[METIS_NOPTIONS];
+            METIS_SetDefaultOptions(options);
+            options[METIS_OPTION_SEED] = METIS_SEED;
+            options[METIS_OPTION_NUMBERING] = 0;
+            metis_check(METIS_PartGraphKway(&nvtx, &ncon, xadj, adj, vw, NULL, NULL, &nparts, NULL, NULL, options,
+                                            &objval, part),
+                        "METIS_PartGraphKway");
+            free(xadj);
+            free(adj);
+        }
+        /* parts -> ranks: greedily by the largest weight already in place */
+        double *ov = xcalloc((size_t)P * P, sizeof *ov), *before = xcalloc((size_t)P, sizeof *before),
+               *after = xcalloc((size_t)P, sizeof *after);
+        for (int64_t c = 0; c < n; c++) {
+            ov[(size_t)part[c] * P + owner[c]] += vw[c];
+            before[owner[c]] += vw[c];
+        }
+        int *rank_of = xmalloc((size_t)P * sizeof *rank_of), *taken = xcalloc((size_t)P, sizeof *taken);
+        for (int p = 0; p < P; p++)
+            rank_of[p] = -1;
+        for (int step = 0; step < P; step++) {
+            int bp = -1, br = -1;
+            double best = -1;
+            for (int p = 0; p < P; p++)
+                for (int r = 0; r < P && rank_of[p] < 0; r++)
+                    if (!taken[r] && ov[(size_t)p * P + r] > best) {
+                        best = ov[(size_t)p * P + r];
+                        bp = p;
+                        br = r;
+                    }
+            rank_of[bp] = br;
+            taken[br] = 1;
+        }
+        for (int64_t c = 0; c < n; c++)
+            after[rank_of[part[c]]] += vw[c];
+        w[0] = weight_imbalance(before, P);
+        w[1] = weight_imbalance(after, P);
+        /* each rank's destinations, in the order it sent its cells */
+        outbox_init(&out, comm);
+        int64_t *cnt = xcalloc((size_t)P, sizeof *cnt);
+        for (int64_t c = 0; c < n; c++)
+            cnt[owner[c]]++;
+        int64_t **d = xcalloc((size_t)P, sizeof *d);
+        for (int r = 0; r < P; r++)
+            d[r] = xmalloc((size_t)(cnt[r] ? cnt[r] : 1) * sizeof **d);
+        for (int64_t c = 0; c < n; c++)
+            d[owner[c]][pos[c]] = rank_of[part[c]];
+        for (int r = 0; r < P; r++) {
+            buf_put(&out.to[r], d[r], (size_t)cnt[r] * sizeof **d);
+            free(d[r]);
+        }
+        free(d);
+        free(cnt);
+        free(ov);
+        free(before);
+        free(after);
+        free(rank_of);
+        free(taken);
+        free(part);
+        free(vw);
+        free(owner);
+        free(pos);
+        cellset_free(&g);
+    }
+    inbox_free(&in);
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    for (int32_t c = 0; c < m->ncells_owned; c++)
+        dest[c] = me;
+    for (int i = 0; i < in.n; i++) /* from rank 0 */
+        for (int32_t c = 0; c < m->ncells_owned; c++)
+            dest[c] = (int)buf_get_i64(&in.msg[i]);
+    inbox_free(&in);
+    comm_bcast_bytes(comm, w, sizeof w, 0);
+    *imb_before = w[0];
+    *imb_after = w[1];
+}
+
 void partition_quality(MPI_Comm comm, const struct mesh *m, int neighbours, struct partition_quality *q)
 {
     long long cut = 0;

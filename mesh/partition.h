@@ -28,6 +28,14 @@ int partition_metis_gather(MPI_Comm comm, const struct cellset *some, struct cel
 int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struct cellset *some, struct cellset *own,
                                  int parts[3], char *err, size_t errlen);
 
+/* Collective, for load balancing: the new owner dest[c] of every owned cell. Rank 0 gathers
+ * the cell dual graph with the cells' integer weights, runs METIS_PartGraphKway with vertex
+ * weights (fixed seed), then renumbers the parts to keep as much weight as possible where it
+ * is, so that the fewest cells move. Also returns the weight imbalance (max - min) / min over
+ * ranks before and after (-1 when a rank has no weight). */
+void partition_rebalance(MPI_Comm comm, const struct mesh *m, const int *weight, int *dest, double *imb_before,
+                         double *imb_after);
+
 struct partition_quality {
     struct stats cells;      /* owned cells per rank */
     struct stats ghosts;     /* ghost cells per rank */

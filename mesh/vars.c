@@ -62,6 +62,8 @@ int registry_add_external(struct registry *r, const char *name, enum var_center 
     return id;
 }
 
+void registry_set_external(struct registry *r, int id, double *data) { r->v[id].data = data; }
+
 int registry_find(const struct registry *r, const char *name)
 {
     for (int i = 0; i < r->n; i++)

@@ -36,6 +36,7 @@ int registry_add(struct registry *r, const char *name, enum var_center center, i
  * others, never freed by the registry. */
 int registry_add_external(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
                           const char *unit, double *data);
+void registry_set_external(struct registry *r, int id, double *data);
 int registry_find(const struct registry *r, const char *name); /* first with that name, -1 if absent */
 int registry_find_center(const struct registry *r, const char *name, enum var_center center);
 /* Items of a variable's centering. */

@@ -41,6 +41,8 @@ struct scheme {
     /* remap synchronisations */
     int g_rvalues[4], g_rslopes[4], g_rresult[4], g_nmass, g_rcells, g_end2_cells, g_end2_nodes;
     int rv_id[4], rs_id[4]; /* registry copies of the reconstructed values and slopes (mahyco) */
+    int res_id[4];          /* remap results: views of the remap's scratch arrays */
+    long long syncs_done, messages_done, bytes_done; /* of groups destroyed by rebalances */
 };
 
 enum field {
@@ -112,6 +114,92 @@ static void totals(const struct scheme *s, const struct mesh *m, double out[2])
     out[1] = energy;
 }
 
+/* Everything that depends on the mesh and its plans: field pointers, scratch arrays, walls,
+ * recorded synchronisations. Done at creation and again after a rebalance. */
+void scheme_attach(struct scheme *s, struct run *run)
+{
+    struct mesh *m = run->mesh;
+    int L = m->nlayers;
+    s->nc_comp = s->pattern == PATTERN_MINIMAL ? m->cell_layer_start[L] : m->ncells_owned;
+    s->nn_comp = s->pattern == PATTERN_MINIMAL ? m->node_layer_start[L] : m->node_layer_start[1];
+    registry_set_external(&run->reg, s->id[F_X], m->node_xyz);
+    struct hydro_fields *f = &s->f;
+    f->rho = data(s, run, F_RHO);
+    f->e = data(s, run, F_E);
+    f->p = data(s, run, F_P);
+    f->c = data(s, run, F_C);
+    f->q = data(s, run, F_Q);
+    f->vol = data(s, run, F_VOL);
+    f->mass = data(s, run, F_MASS);
+    f->len = data(s, run, F_LEN);
+    f->rho0 = data(s, run, F_RHO0);
+    f->e0 = data(s, run, F_E0);
+    f->p0 = data(s, run, F_P0);
+    f->vol0 = data(s, run, F_VOL0);
+    f->x = data(s, run, F_X);
+    f->v = data(s, run, F_V);
+    f->nmass = data(s, run, F_NMASS);
+    f->force = data(s, run, F_FORCE);
+    f->x_init = data(s, run, F_XINIT);
+    f->corner = xmalloc((size_t)(m->ncells ? m->ncells : 1) * m->el->nnodes * 3 * sizeof *f->corner);
+    remap_work_init(&s->rw, m);
+    /* walls from where the remap returns (or from the current boundary without remap) */
+    walls_build(m, s->hp.remap ? f->x_init : f->x, m->node_layer_start[L], &s->walls);
+
+    /* recorded synchronisations, in the same order on every rank */
+    s->ng = 0;
+    static const int save[5] = {F_Q, F_RHO, F_E, F_VOL, F_P};
+    for (int i = 0; i < 5; i++)
+        s->g_save[i] = group(s, run, &save[i], 1);
+    int fv = F_V, fx = F_X;
+    s->g_velocity = group(s, run, &fv, 1);
+    s->g_position = group(s, run, &fx, 1);
+    static const int end_cells[] = {F_RHO, F_E, F_P, F_C, F_Q}, end_nodes[] = {F_X, F_V};
+    s->g_end_cells = group(s, run, end_cells, 5);
+    s->g_end_nodes = group(s, run, end_nodes, 2);
+    static const int all_cells[] = {F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN}, all_nodes[] = {F_X, F_V, F_NMASS};
+    s->g_all_cells = group(s, run, all_cells, 8);
+    s->g_all_nodes = group(s, run, all_nodes, 3);
+    if (s->hp.remap) {
+        double *res_data[4] = {s->rw.mnew, s->rw.unew, s->rw.enew, s->rw.knew};
+        for (int k = 0; k < 4; k++)
+            registry_set_external(&run->reg, s->res_id[k], res_data[k]);
+        enum sync_kind kind = run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT;
+        for (int k = 0; k < 4; k++) {
+            s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, &s->rv_id[k], 1, kind);
+            s->g_rvalues[k] = s->ng++;
+            s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, &s->rs_id[k], 1, kind);
+            s->g_rslopes[k] = s->ng++;
+        }
+        for (int k = 0; k < 4; k++) {
+            s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, &s->res_id[k], 1, kind);
+            s->g_rresult[k] = s->ng++;
+        }
+        s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, s->res_id, 4, kind);
+        s->g_rcells = s->ng++;
+        int fn = F_NMASS;
+        s->g_nmass = group(s, run, &fn, 1);
+        static const int end2_cells[] = {F_RHO, F_E, F_P, F_C, F_Q, F_MASS}, end2_nodes[] = {F_V, F_NMASS};
+        s->g_end2_cells = group(s, run, end2_cells, 6);
+        s->g_end2_nodes = group(s, run, end2_nodes, 2);
+    }
+}
+
+void scheme_detach(struct scheme *s)
+{
+    for (int g = 0; g < s->ng; g++) { /* keep the statistics for the report */
+        s->syncs_done += s->g[g]->count;
+        s->messages_done += s->g[g]->messages;
+        s->bytes_done += s->g[g]->bytes_sent;
+        sync_group_destroy(s->g[g]);
+    }
+    s->ng = 0;
+    walls_free(&s->walls);
+    remap_work_free(&s->rw);
+    free(s->f.corner);
+    s->f.corner = NULL;
+}
+
 struct scheme *scheme_create(struct run *run)
 {
     const struct config *cfg = &run->cfg;
@@ -162,10 +250,8 @@ struct scheme *scheme_create(struct run *run)
                                                                    : NULL);
     }
     s->pattern = cfg->sync_pattern;
+    s->split = cfg->remap_split;
     int L = m->nlayers;
-    s->nc_comp = s->pattern == PATTERN_MINIMAL ? m->cell_layer_start[L] : m->ncells_owned;
-    s->nn_comp = s->pattern == PATTERN_MINIMAL ? m->node_layer_start[L] : m->node_layer_start[1];
-
     for (int i = 0; i < F_COUNT; i++) {
         const char *name = fields[i].name;
         s->id[i] = i == F_X ? registry_add_external(&run->reg, name, VAR_NODE, 3, fields[i].flags, fields[i].unit,
@@ -173,81 +259,23 @@ struct scheme *scheme_create(struct run *run)
                             : registry_add(&run->reg, name, fields[i].center, fields[i].ncomp, fields[i].flags,
                                            fields[i].unit);
     }
-    struct hydro_fields *f = &s->f;
-    f->rho = data(s, run, F_RHO);
-    f->e = data(s, run, F_E);
-    f->p = data(s, run, F_P);
-    f->c = data(s, run, F_C);
-    f->q = data(s, run, F_Q);
-    f->vol = data(s, run, F_VOL);
-    f->mass = data(s, run, F_MASS);
-    f->len = data(s, run, F_LEN);
-    f->rho0 = data(s, run, F_RHO0);
-    f->e0 = data(s, run, F_E0);
-    f->p0 = data(s, run, F_P0);
-    f->vol0 = data(s, run, F_VOL0);
-    f->x = data(s, run, F_X);
-    f->v = data(s, run, F_V);
-    f->nmass = data(s, run, F_NMASS);
-    f->force = data(s, run, F_FORCE);
-    f->x_init = data(s, run, F_XINIT);
-    f->corner = xmalloc((size_t)(m->ncells ? m->ncells : 1) * m->el->nnodes * 3 * sizeof *f->corner);
-
-    /* recorded synchronisations */
-    static const int save[5] = {F_Q, F_RHO, F_E, F_VOL, F_P};
-    for (int i = 0; i < 5; i++)
-        s->g_save[i] = group(s, run, &save[i], 1);
-    int fv = F_V, fx = F_X;
-    s->g_velocity = group(s, run, &fv, 1);
-    s->g_position = group(s, run, &fx, 1);
-    static const int end_cells[] = {F_RHO, F_E, F_P, F_C, F_Q}, end_nodes[] = {F_X, F_V};
-    s->g_end_cells = group(s, run, end_cells, 5);
-    s->g_end_nodes = group(s, run, end_nodes, 2);
-    static const int all_cells[] = {F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN}, all_nodes[] = {F_X, F_V, F_NMASS};
-    s->g_all_cells = group(s, run, all_cells, 8);
-    s->g_all_nodes = group(s, run, all_nodes, 3);
-
-    /* the remap: results are registry variables so that they can be synchronised */
-    s->split = cfg->remap_split;
-    remap_work_init(&s->rw, m);
-    if (s->hp.remap) {
-        int res[4];
-        res[0] = registry_add_external(&run->reg, "remap_mass", VAR_CELL, 1, 0, "mass", s->rw.mnew);
-        res[1] = registry_add_external(&run->reg, "remap_velocity", VAR_CELL, 3, 0, "length/time", s->rw.unew);
-        res[2] = registry_add_external(&run->reg, "remap_energy", VAR_CELL, 1, 0, "energy/mass", s->rw.enew);
-        res[3] = registry_add_external(&run->reg, "remap_kinetic", VAR_CELL, 1, 0, "energy/mass", s->rw.knew);
+    if (s->hp.remap) { /* remap results are registry variables so that they can be synchronised */
+        static const char *const rnames[4] = {"remap_mass", "remap_velocity", "remap_energy", "remap_kinetic"};
         static const char *const vnames[4] = {"remap_density", "remap_internal_energy", "remap_kinetic_energy",
                                               "remap_mean_velocity"};
         static const char *const snames[4] = {"slope_density", "slope_internal_energy", "slope_kinetic_energy",
                                               "slope_mean_velocity"};
         for (int k = 0; k < 4; k++) {
+            s->res_id[k] = registry_add_external(&run->reg, rnames[k], VAR_CELL, k == 1 ? 3 : 1, 0, "", NULL);
             s->rv_id[k] = registry_add(&run->reg, vnames[k], VAR_CELL, k == 3 ? 3 : 1, 0, "");
             s->rs_id[k] = registry_add(&run->reg, snames[k], VAR_CELL, k == 3 ? 9 : 3, 0, "");
         }
-        for (int k = 0; k < 4; k++) {
-            s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, &s->rv_id[k], 1,
-                                            run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
-            s->g_rvalues[k] = s->ng++;
-            s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, &s->rs_id[k], 1,
-                                            run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
-            s->g_rslopes[k] = s->ng++;
-        }
-        for (int k = 0; k < 4; k++) {
-            s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, &res[k], 1,
-                                            run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
-            s->g_rresult[k] = s->ng++;
-        }
-        s->g[s->ng] = sync_group_create(run->comm, &run->cell_plan, &run->reg, res, 4,
-                                        run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
-        s->g_rcells = s->ng++;
-        int fn = F_NMASS;
-        s->g_nmass = group(s, run, &fn, 1);
-        static const int end2_cells[] = {F_RHO, F_E, F_P, F_C, F_Q, F_MASS}, end2_nodes[] = {F_V, F_NMASS};
-        s->g_end2_cells = group(s, run, end2_cells, 6);
-        s->g_end2_nodes = group(s, run, end2_nodes, 2);
     }
+    scheme_attach(s, run);
+    struct hydro_fields *f = &s->f;
 
     memcpy(f->x_init, f->x, (size_t)m->nnodes * 3 * sizeof *f->x);
+    walls_free(&s->walls); /* now from the initial positions */
     walls_build(m, f->x, m->node_layer_start[L], &s->walls);
     /* the first step obeys dt_max and final_time too */
     double dt0 = s->hp.dt_init < s->hp.dt_max ? s->hp.dt_init : s->hp.dt_max;
@@ -512,7 +540,7 @@ void scheme_totals0(const struct scheme *s, double *mass0, double *energy0)
 
 void scheme_report(const struct scheme *s, struct run *run)
 {
-    long long syncs = 0, messages = 0, bytes = 0;
+    long long syncs = s->syncs_done, messages = s->messages_done, bytes = s->bytes_done;
     for (int g = 0; g < s->ng; g++) {
         syncs += s->g[g]->count;
         messages += s->g[g]->messages;
@@ -537,10 +565,6 @@ void scheme_destroy(struct scheme *s)
         return;
     reduction_finish(&s->totals);
     reduction_finish(&s->dt_red);
-    for (int g = 0; g < s->ng; g++)
-        sync_group_destroy(s->g[g]);
-    walls_free(&s->walls);
-    remap_work_free(&s->rw);
-    free(s->f.corner);
+    scheme_detach(s);
     free(s);
 }

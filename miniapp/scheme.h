@@ -9,6 +9,9 @@ struct scheme;
 /* Registers the hydro variables, records the synchronisations and sets the initial state
  * (or takes the restored one after restart_read_vars: see scheme_restored). */
 struct scheme *scheme_create(struct run *run);
+/* Load balancing: drop what depends on the mesh before it changes, rebuild it afterwards. */
+void scheme_detach(struct scheme *s);
+void scheme_attach(struct scheme *s, struct run *run);
 /* After a restart has filled the checkpointed variables. */
 void scheme_restored(struct scheme *s, struct run *run);
 /* One cycle from run->time with step run->dt; advances run->time. Returns 0, or -1 when the
