@@ -21,10 +21,12 @@ static const char *const limiters[] = {"minmod", "superbee", "vanleer", NULL};
 static const char *const lengths[] = {"volume", "faces", NULL};
 static const char *const patterns[] = {"mahyco", "minimal", NULL};
 static const char *const splits[] = {"none", "directional", NULL};
+static const char *const lb_modes[] = {"metis", "shuffle", NULL};
+static const char *const costs[] = {"uniform", "region", "shock", NULL};
 static const char *const partitioners[] = {"metis", "block", NULL};
 static const char *const sync_modes[] = {"persistent", "basic", NULL};
 
-const char *const deck_sections[] = {"mesh", "case", "physics", "parallel", "output", "run", NULL};
+const char *const deck_sections[] = {"mesh", "case", "physics", "parallel", "loadbalance", "output", "run", NULL};
 
 #define OFF(field) offsetof(struct config, field)
 #define BIG 1e9
@@ -123,6 +125,33 @@ const struct deck_key deck_keys[] = {
      "hydro cases: synchronise where MaHyCo does (mahyco) or once per cycle, computing on ghost layers "
      "(minimal); same results",
      OFF(sync_pattern)},
+
+    {"loadbalance", "period", KEY_INT, "0", 0, BIG, NULL,
+     "cycles between load-balance checks (0: never)", OFF(lb_period)},
+    {"loadbalance", "threshold", KEY_DOUBLE, "0.1", 0, 1e30, NULL,
+     "metis: rebalance when (max - min) / min of the ranks' compute time since the last check reaches this",
+     OFF(lb_threshold)},
+    {"loadbalance", "mode", KEY_ENUM, "metis", 0, 0, lb_modes,
+     "metis: repartition with cell weights; shuffle: move a fraction of every rank's cells to the next rank "
+     "each period, whatever the balance (exchange benchmark)",
+     OFF(lb_mode)},
+    {"loadbalance", "shuffle_fraction", KEY_DOUBLE, "0.1", 0, 1, NULL,
+     "shuffle: fraction of each rank's cells moved (the lowest global ids)", OFF(shuffle_fraction)},
+    {"loadbalance", "cost", KEY_ENUM, "uniform", 0, 0, costs,
+     "extra work: region, cells in a slab moving along x cost cost_factor times more; shock, cells with q > 0 do",
+     OFF(lb_cost)},
+    {"loadbalance", "cost_factor", KEY_INT, "4", 1, 10000, NULL,
+     "a costly cell evaluates its equation of state this many times (real work, results unchanged)",
+     OFF(cost_factor)},
+    {"loadbalance", "region_width", KEY_DOUBLE, "0.25", 0, 1, NULL, "region: slab width, fraction of the x extent",
+     OFF(region_width)},
+    {"loadbalance", "region_speed", KEY_DOUBLE, "1", -1e30, 1e30, NULL,
+     "region: slab speed, x extents per unit of time", OFF(region_speed)},
+    {"loadbalance", "extra_cell_vars", KEY_INT, "0", 0, 100000, NULL,
+     "padding: cell variables AdditionalCellVariable<i> that every migration carries (Arcane's decks)",
+     OFF(extra_cell_vars)},
+    {"loadbalance", "extra_cell_array", KEY_INT, "0", 0, 100000, NULL,
+     "padding: width of one cell array variable AdditionalCellArray (0: none)", OFF(extra_cell_array)},
 
     {"output", "listing_period", KEY_INT, "10", 0, BIG, NULL, "cycles between cycle lines in the listing (0: none)",
      OFF(listing_period)},
@@ -406,8 +435,8 @@ static int apply_override(struct parse_ctx *c, const char *arg)
         return -1;
     }
     if ((c->flags & DECK_RESTART) && !deck_run_control(section)) {
-        fail(c, "command line: %s.%s: a restart continues the dumped run: only [run], [output] and [parallel] keys "
-             "may change", section, name);
+        fail(c, "command line: %s.%s: a restart continues the dumped run: only [run], [output], [parallel] and "
+             "[loadbalance] keys may change", section, name);
         return -1;
     }
     char why[300];
@@ -717,7 +746,8 @@ void deck_print_reference(FILE *out, bool markdown)
 
 bool deck_run_control(const char *section)
 {
-    return !strcmp(section, "run") || !strcmp(section, "output") || !strcmp(section, "parallel");
+    return !strcmp(section, "run") || !strcmp(section, "output") || !strcmp(section, "parallel") ||
+           !strcmp(section, "loadbalance");
 }
 
 const char *deck_enum_name(const char *section, const char *name, int value)

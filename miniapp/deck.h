@@ -14,6 +14,7 @@ enum mesh_kind { MESH_CARTESIAN, MESH_GMSH };
 enum case_name { CASE_SYNC_ONLY, CASE_SOD, CASE_BISOD_X, CASE_SEDOV, CASE_NOH, CASE_TRIPLE_POINT };
 enum sync_pattern { PATTERN_MAHYCO, PATTERN_MINIMAL };
 enum remap_choice { REMAP_NONE, REMAP_EULER };
+enum lb_mode { LB_METIS, LB_SHUFFLE };
 enum partitioner { PART_METIS, PART_BLOCK };
 enum sync_mode { SYNC_PERSISTENT, SYNC_BASIC };
 
@@ -46,6 +47,11 @@ struct config {
     long ghost_layers;
     int sync;
     int sync_pattern;
+    /* [loadbalance] */
+    long lb_period;
+    double lb_threshold, shuffle_fraction, region_width, region_speed;
+    int lb_mode, lb_cost;
+    long cost_factor, extra_cell_vars, extra_cell_array;
     /* [output] */
     long listing_period;
     long checkpoint_period; /* cycles; 0: at the end only; -1: never */
@@ -84,7 +90,8 @@ int deck_parse(const char *text, const char *path, int noverride, char *const *o
                struct config *cfg, char *err, size_t errlen);
 
 /* Keys a restart may change: they steer the run ([run], [output]) or its parallel layout
- * ([parallel]), never what is computed, so a restarted run ends as the uninterrupted one. */
+ * ([parallel], [loadbalance]), never what is computed, so a restarted run ends as the
+ * uninterrupted one. */
 bool deck_run_control(const char *section);
 
 /* Read a whole file into a malloc'd string; NULL and a message in err on failure. */

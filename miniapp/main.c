@@ -6,6 +6,7 @@
 #include "check.h"
 #include "checkpoint.h"
 #include "comm.h"
+#include "loadbalance.h"
 #include "partition.h"
 #include "restart.h"
 #include "run.h"
@@ -125,6 +126,7 @@ static void prolog(struct run *run)
         else if (cfg->verify)
             sync_case_check_restart(run->sync_case, run);
     }
+    run->lb = lb_create(run);
     if (cfg->checkpoint_period >= 0) {
         run->dumps = checkpointer_create(run->comm, cfg->checkpoint_dir, cfg->checkpoint_keep, err, sizeof err);
         if (!run->dumps)
@@ -163,7 +165,10 @@ static void time_loop(struct run *run)
     long period = run->cfg.listing_period;
     long dump_period = run->cfg.checkpoint_period;
     for (run->cycle = run->first_cycle; more(run); run->cycle++) {
-        if (cycle(run)) { /* the state at the failure, for the post-mortem, then exit 1 */
+        double t0 = timers_now(), sync0 = run->tm.total[TIMER_SYNC];
+        int failed = cycle(run);
+        lb_account(run->lb, (timers_now() - t0) - (run->tm.total[TIMER_SYNC] - sync0));
+        if (failed) { /* the state at the failure, for the post-mortem, then exit 1 */
             timers_stop(&run->tm, TIMER_LOOP);
             if (run->dumps)
                 dump(run);
@@ -181,6 +186,7 @@ static void time_loop(struct run *run)
         }
         if (run->dumps && dump_period > 0 && run->cycle % dump_period == 0)
             dump(run);
+        lb_step(run->lb, run);
     }
     run->cycle--; /* the last cycle done */
     timers_stop(&run->tm, TIMER_LOOP);
@@ -197,6 +203,7 @@ static void epilog(struct run *run)
     } else {
         sync_case_report(run->sync_case, run);
     }
+    lb_report(run->lb, run);
     timers_print_local(&run->tm, run->lst);
     timers_print_global(&run->tm, run->comm, run->rank == 0 ? run->lst : NULL);
     double total = timers_now() - run->t_start;
@@ -204,6 +211,7 @@ static void epilog(struct run *run)
                    run->tm.total[TIMER_INIT], run->tm.total[TIMER_LOOP]);
     sync_case_destroy(run->sync_case);
     scheme_destroy(run->scheme);
+    lb_destroy(run->lb);
     registry_free(&run->reg);
     sync_plan_free(&run->cell_plan);
     sync_plan_free(&run->node_plan);

@@ -13,6 +13,7 @@
 
 struct sync_case;
 struct scheme;
+struct loadbalance;
 struct restart_file;
 struct checkpointer;
 
@@ -32,6 +33,7 @@ struct run {
     struct scheme *scheme;       /* the hydro cases */
     struct restart_file *restart; /* NULL unless started with --restart */
     struct checkpointer *dumps;   /* NULL when output.checkpoint_period = -1 */
+    struct loadbalance *lb;
     long cycle;
     long first_cycle; /* 1, or the restart cycle + 1 */
     long last_dump;   /* cycle of the last dump written or read, -1 if none */

@@ -13,6 +13,7 @@ struct sync_case {
     int *vars;        /* [ncell + nnode] registry ids, cells first */
     int ngroups;
     struct sync_group **groups;
+    long long syncs_done, messages_done, bytes_done; /* of groups dropped by rebalances */
 };
 
 double sync_case_value(long long gid, int var, int comp, long cycle)
@@ -35,8 +36,27 @@ struct sync_case *sync_case_create(struct run *run)
         sc->vars[v] = registry_add(&run->reg, name, cell ? VAR_CELL : VAR_NODE, (int)cfg->components,
                                    VAR_SYNC | VAR_CHECKPOINT, "1");
     }
-    enum sync_kind kind = cfg->sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT;
     sc->groups = xmalloc((size_t)(nv ? nv : 1) * sizeof *sc->groups);
+    sync_case_attach(sc, run);
+    return sc;
+}
+
+void sync_case_detach(struct sync_case *sc)
+{
+    for (int g = 0; g < sc->ngroups; g++) {
+        sc->syncs_done += sc->groups[g]->count;
+        sc->messages_done += sc->groups[g]->messages;
+        sc->bytes_done += sc->groups[g]->bytes_sent;
+        sync_group_destroy(sc->groups[g]);
+    }
+    sc->ngroups = 0;
+}
+
+void sync_case_attach(struct sync_case *sc, struct run *run)
+{
+    const struct config *cfg = &run->cfg;
+    int nv = sc->ncell + sc->nnode;
+    enum sync_kind kind = cfg->sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT;
     if (cfg->grouped) {
         if (sc->ncell)
             sc->groups[sc->ngroups++] =
@@ -49,7 +69,6 @@ struct sync_case *sync_case_create(struct run *run)
             sc->groups[sc->ngroups++] = sync_group_create(
                 run->comm, v < sc->ncell ? &run->cell_plan : &run->node_plan, &run->reg, &sc->vars[v], 1, kind);
     }
-    return sc;
 }
 
 static void fill_owned(struct run *run, int id, int var, const int64_t *gid, int32_t nowned)
@@ -122,7 +141,7 @@ void sync_case_check_restart(const struct sync_case *sc, struct run *run)
 
 void sync_case_report(const struct sync_case *sc, struct run *run)
 {
-    long long syncs = 0, messages = 0, bytes = 0;
+    long long syncs = sc->syncs_done, messages = sc->messages_done, bytes = sc->bytes_done;
     for (int g = 0; g < sc->ngroups; g++) {
         syncs += sc->groups[g]->count;
         messages += sc->groups[g]->messages;
@@ -146,8 +165,7 @@ void sync_case_destroy(struct sync_case *sc)
 {
     if (!sc)
         return;
-    for (int g = 0; g < sc->ngroups; g++)
-        sync_group_destroy(sc->groups[g]);
+    sync_case_detach(sc);
     free(sc->groups);
     free(sc->vars);
     free(sc);

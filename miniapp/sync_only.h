@@ -17,6 +17,9 @@ void sync_case_check_restart(const struct sync_case *sc, struct run *run);
 /* Listing lines: synchronisations, messages and bytes per cycle. Collective. */
 void sync_case_report(const struct sync_case *sc, struct run *run);
 void sync_case_destroy(struct sync_case *sc);
+/* Load balancing: drop the recorded synchronisations before the mesh changes, record anew. */
+void sync_case_detach(struct sync_case *sc);
+void sync_case_attach(struct sync_case *sc, struct run *run);
 
 /* The value an owner writes, exact in double for global ids below 2^41. */
 double sync_case_value(long long gid, int var, int comp, long cycle);

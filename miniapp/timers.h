@@ -17,7 +17,8 @@
     X(TIMER_SYNC, "sync", "ghost synchronisations (start to finish)")                    \
     X(TIMER_VERIFY, "verify", "sync_only: check ghost values")                           \
     X(TIMER_DUMP, "dump", "HDF5 dumps: reorder by global id, write, rename, XDMF")        \
-    X(TIMER_RESTART, "restart", "read a dump: mesh blocks and variables")
+    X(TIMER_RESTART, "restart", "read a dump: mesh blocks and variables")                 \
+    X(TIMER_BALANCE, "balance", "load balance: measure, repartition, migrate, rebuild")
 
 enum timer_id {
 #define X(id, name, help) id,

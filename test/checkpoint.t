@@ -120,7 +120,7 @@ ok $? "restored values are checked: a dump with wrong data stops the restart (ex
 cp $good extra.h5 && "$BUILD/test/h5mutate" extra.h5 drop-dataset /cells/sync_cell_1
 ! sh "$top/test/h5same.sh" $good extra.h5 > /dev/null; ok $? "h5same sees a dataset missing from one file"
 mpi 2 "$HYDRO" --restart $good mesh.nx=4 > out 2> err; rc=$?
-[ $rc -eq 2 ] && grep -qxF "command line: mesh.nx: a restart continues the dumped run: only [run], [output] and [parallel] keys may change" err
+[ $rc -eq 2 ] && grep -qxF "command line: mesh.nx: a restart continues the dumped run: only [run], [output], [parallel] and [loadbalance] keys may change" err
 ok $? "restart refuses to change a key that is not run control"
 
 # file-system and HDF5 failures stop every rank with exit 1, naming the path

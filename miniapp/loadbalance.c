@@ -1,0 +1,242 @@
+/* Load balancing (see loadbalance.h). */
+#include "loadbalance.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "comm.h"
+#include "cost.h"
+#include "geometry.h"
+#include "migrate.h"
+#include "partition.h"
+#include "run.h"
+#include "scheme.h"
+#include "sync_only.h"
+
+struct loadbalance {
+    int nextra, array_width;
+    int first_extra, array_id; /* registry ids (consecutive for the extra variables), -1 if none */
+    double busy;               /* compute seconds since the last check */
+    struct cost_params cost;
+    int collective;            /* ARCANE_MESH_EXCHANGE_USE_COLLECTIVE */
+    long rebalances;
+    long long cells_moved;
+};
+
+/* Exact in double for global ids below 2^36. */
+static double padding_value(long long gid, int var) { return (double)gid * 131072.0 + (double)var; }
+
+static void padding_fill(struct loadbalance *lb, struct run *run)
+{
+    const struct mesh *m = run->mesh;
+    for (int i = 0; i < lb->nextra; i++) {
+        double *d = run->reg.v[lb->first_extra + i].data;
+        for (int32_t c = 0; c < m->ncells; c++)
+            d[c] = padding_value(m->cell_gid[c], i);
+    }
+    if (lb->array_id >= 0) {
+        double *d = run->reg.v[lb->array_id].data;
+        for (int32_t c = 0; c < m->ncells; c++)
+            for (int k = 0; k < lb->array_width; k++)
+                d[(size_t)c * lb->array_width + k] = padding_value(m->cell_gid[c], 100000 + k);
+    }
+}
+
+/* Every padding value of every local cell, owned or ghost, must be its formula's. */
+static void padding_check(struct loadbalance *lb, struct run *run)
+{
+    const struct mesh *m = run->mesh;
+    for (int i = 0; i < lb->nextra; i++) {
+        const double *d = run->reg.v[lb->first_extra + i].data;
+        for (int32_t c = 0; c < m->ncells; c++)
+            if (d[c] != padding_value(m->cell_gid[c], i))
+                hydro_fatal(run->comm, EXIT_RUNTIME, "cycle %ld: after migration, cell %lld holds %.17g in %s, not %.17g",
+                            run->cycle, (long long)m->cell_gid[c], d[c], run->reg.v[lb->first_extra + i].name,
+                            padding_value(m->cell_gid[c], i));
+    }
+    if (lb->array_id >= 0) {
+        const double *d = run->reg.v[lb->array_id].data;
+        for (int32_t c = 0; c < m->ncells; c++)
+            for (int k = 0; k < lb->array_width; k++)
+                if (d[(size_t)c * lb->array_width + k] != padding_value(m->cell_gid[c], 100000 + k))
+                    hydro_fatal(run->comm, EXIT_RUNTIME, "cycle %ld: after migration, cell %lld holds a wrong "
+                                "AdditionalCellArray[%d]", run->cycle, (long long)m->cell_gid[c], k);
+    }
+}
+
+struct loadbalance *lb_create(struct run *run)
+{
+    const struct config *cfg = &run->cfg;
+    struct loadbalance *lb = xcalloc(1, sizeof *lb);
+    lb->nextra = (int)cfg->extra_cell_vars;
+    lb->array_width = (int)cfg->extra_cell_array;
+    lb->first_extra = lb->array_id = -1;
+    for (int i = 0; i < lb->nextra; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "AdditionalCellVariable%d", i);
+        int id = registry_add(&run->reg, name, VAR_CELL, 1, VAR_SYNC, "1");
+        if (i == 0)
+            lb->first_extra = id;
+    }
+    if (lb->array_width > 0)
+        lb->array_id = registry_add(&run->reg, "AdditionalCellArray", VAR_CELL, lb->array_width, VAR_SYNC, "1");
+    padding_fill(lb, run);
+    const char *env = getenv("ARCANE_MESH_EXCHANGE_USE_COLLECTIVE");
+    lb->collective = env && (!strcmp(env, "1") || !strcmp(env, "TRUE"));
+    /* the x extent of the domain, for the moving slab */
+    double xmin = INFINITY, xmax = -INFINITY;
+    for (int32_t n = 0; n < run->mesh->nnodes_owned; n++) {
+        double x = run->mesh->node_xyz[3 * (size_t)n];
+        xmin = x < xmin ? x : xmin;
+        xmax = x > xmax ? x : xmax;
+    }
+    xmin = comm_min_double(run->comm, xmin);
+    xmax = -comm_min_double(run->comm, -xmax);
+    lb->cost = (struct cost_params){.kind = (enum cost_kind)cfg->lb_cost,
+                                    .factor = (int)cfg->cost_factor,
+                                    .xmin = xmin,
+                                    .xmax = xmax,
+                                    .width = cfg->region_width,
+                                    .speed = cfg->region_speed};
+    if (cfg->lb_period > 0)
+        listing_printf(run->lst, "Balance", "Load balance every %ld cycles: %s%s, cost %s, %d padding variables "
+                       "+ an array of %d, transport %s", cfg->lb_period,
+                       cfg->lb_mode == LB_METIS ? "metis" : "shuffle",
+                       cfg->lb_mode == LB_METIS ? " above the threshold" : "",
+                       deck_enum_name("loadbalance", "cost", cfg->lb_cost), lb->nextra, lb->array_width,
+                       lb->collective ? "MPI_Alltoallv" : "MPI_Isend/MPI_Irecv");
+    return lb;
+}
+
+const struct cost_params *lb_cost(const struct loadbalance *lb) { return &lb->cost; }
+
+void lb_account(struct loadbalance *lb, double seconds) { lb->busy += seconds; }
+
+/* Cell weights for METIS: the cost model at the current time and state. */
+static int *weights(struct loadbalance *lb, struct run *run)
+{
+    const struct mesh *m = run->mesh;
+    int *w = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *w);
+    int q_id = registry_find_center(&run->reg, "viscosity", VAR_CELL);
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        double x[MAX_CELL_NODES][3], centre[3];
+        for (int k = 0; k < m->el->nnodes; k++)
+            memcpy(x[k], m->node_xyz + 3 * (size_t)m->cell_nodes[(size_t)c * m->el->nnodes + k], sizeof x[k]);
+        geom_centre(m->el, (const double(*)[3])x, centre);
+        w[c] = cell_cost(&lb->cost, centre, q_id >= 0 ? run->reg.v[q_id].data[c] : 0, run->time);
+    }
+    return w;
+}
+
+/* Every registry-owned variable of one centering, as one synchronisation. */
+static void sync_all(struct run *run, enum var_center center)
+{
+    int *ids = xmalloc((size_t)(run->reg.n ? run->reg.n : 1) * sizeof *ids), n = 0;
+    for (int v = 0; v < run->reg.n; v++)
+        if (run->reg.v[v].center == center && !run->reg.v[v].external)
+            ids[n++] = v;
+    if (n) {
+        struct sync_group *g = sync_group_create(run->comm, center == VAR_CELL ? &run->cell_plan : &run->node_plan,
+                                                 &run->reg, ids, n, SYNC_KIND_BASIC);
+        sync_start(g);
+        sync_finish(g);
+        sync_group_destroy(g);
+    }
+    free(ids);
+}
+
+static void rebalance(struct loadbalance *lb, struct run *run, double measured)
+{
+    const struct config *cfg = &run->cfg;
+    struct mesh *m = run->mesh;
+    double t0 = comm_wtime();
+    int *dest = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *dest);
+    double wb = 0, wa = 0;
+    if (cfg->lb_mode == LB_METIS) {
+        int *w = weights(lb, run);
+        partition_rebalance(run->comm, m, w, dest, &wb, &wa);
+        free(w);
+    } else { /* the lowest global ids of every rank go to the next rank */
+        int32_t moved = (int32_t)ceil(cfg->shuffle_fraction * m->ncells_owned);
+        for (int32_t c = 0; c < m->ncells_owned; c++)
+            dest[c] = c < moved ? (run->rank + 1) % run->size : run->rank;
+    }
+    double t_part = comm_wtime() - t0;
+
+    if (run->scheme)
+        scheme_detach(run->scheme);
+    else
+        sync_case_detach(run->sync_case);
+    struct migration mg;
+    migration_run(run->comm, m, &run->reg, dest, lb->collective, &mg);
+    free(dest);
+    double t1 = comm_wtime();
+    sync_plan_free(&run->cell_plan);
+    sync_plan_free(&run->node_plan);
+    char err[1024];
+    struct mesh *nm = mesh_build(run->comm, &mg.own, m->nlayers, 0, err, sizeof err);
+    if (!nm)
+        run_exit_collective(run, EXIT_RUNTIME, err);
+    mesh_destroy(m);
+    run->mesh = nm;
+    sync_plans_build(run->comm, nm, &run->cell_plan, &run->node_plan);
+    registry_resize(&run->reg, nm->ncells, nm->nnodes);
+    migration_fill(&mg, nm, &run->reg);
+    sync_all(run, VAR_CELL); /* ghosts from their (new) owners */
+    sync_all(run, VAR_NODE);
+    if (run->scheme)
+        scheme_attach(run->scheme, run);
+    else
+        sync_case_attach(run->sync_case, run);
+    padding_check(lb, run);
+    double t_rebuild = comm_wtime() - t1;
+
+    long long moved = comm_sum_ll(run->comm, mg.cells_sent);
+    lb->rebalances++;
+    lb->cells_moved += moved;
+    static const char *const family[2] = {"Cell", "Node"};
+    for (int f = 0; f < 2; f++) {
+        listing_printf(run->lst, "Mesh", "ParallelExchanger %s: ProcessExchange (begin) date=%s", family[f], mg.date[f]);
+        listing_printf(run->lst, "Mesh", "ParallelExchanger %s: ProcessExchange total_size=%lld nb_message=%d",
+                       family[f], mg.bytes[f], mg.messages[f]);
+        listing_printf(run->lst, "Mesh", "ParallelExchanger %s: ProcessExchange (end) total_time=%.15g", family[f],
+                       mg.seconds_transfer[f]);
+    }
+    char weights_text[96] = "";
+    if (cfg->lb_mode == LB_METIS)
+        snprintf(weights_text, sizeof weights_text, "; cell weights %.3f -> %.3f", wb, wa);
+    listing_printf(run->lst, "Balance", "Rebalance at cycle %ld (%s): %lld cells moved; imbalance measured %.3f%s; "
+                   "seconds: partition %.6f, pack %.6f, transfer %.6f, rebuild %.6f", run->cycle,
+                   cfg->lb_mode == LB_METIS ? "metis" : "shuffle", moved, measured, weights_text, t_part,
+                   mg.seconds_pack, mg.seconds_transfer[0] + mg.seconds_transfer[1], t_rebuild + mg.seconds_unpack);
+    migration_free(&mg);
+}
+
+void lb_step(struct loadbalance *lb, struct run *run)
+{
+    const struct config *cfg = &run->cfg;
+    if (cfg->lb_period <= 0 || run->cycle % cfg->lb_period != 0)
+        return;
+    timers_start(&run->tm, TIMER_BALANCE);
+    struct stats st;
+    comm_stats(run->comm, &lb->busy, 1, &st);
+    double measured = st.min > 0 ? (st.max - st.min) / st.min : 0;
+    lb->busy = 0;
+    if (cfg->lb_mode == LB_SHUFFLE || measured >= cfg->lb_threshold)
+        rebalance(lb, run, measured);
+    else
+        listing_printf(run->lst, "Balance", "Cycle %ld: imbalance %.3f below threshold %.3f, no rebalance", run->cycle,
+                       measured, cfg->lb_threshold);
+    timers_stop(&run->tm, TIMER_BALANCE);
+}
+
+void lb_report(const struct loadbalance *lb, struct run *run)
+{
+    if (run->cfg.lb_period > 0)
+        listing_printf(run->lst, "Balance", "%ld rebalances, %lld cells moved in all", lb->rebalances, lb->cells_moved);
+}
+
+void lb_destroy(struct loadbalance *lb) { free(lb); }

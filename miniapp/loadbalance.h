@@ -1,0 +1,22 @@
+/* Load balancing: measure the imbalance every period, repartition (weighted METIS or shuffle),
+ * migrate cells with every registered variable, rebuild the mesh, plans and case. */
+#ifndef HYDRO_LOADBALANCE_H
+#define HYDRO_LOADBALANCE_H
+
+struct run;
+struct loadbalance;
+struct cost_params;
+
+/* Registers the padding variables ([loadbalance] extra_cell_vars / extra_cell_array) with
+ * values derived from (variable, cell global id), checked after every migration. */
+struct loadbalance *lb_create(struct run *run);
+/* This rank's compute seconds of the cycle just done (its time outside synchronisations). */
+void lb_account(struct loadbalance *lb, double seconds);
+/* At the end of a cycle: every period, measure and perhaps rebalance. Collective. */
+void lb_step(struct loadbalance *lb, struct run *run);
+void lb_report(const struct loadbalance *lb, struct run *run);
+/* The cost model, for the case's extra work. */
+const struct cost_params *lb_cost(const struct loadbalance *lb);
+void lb_destroy(struct loadbalance *lb);
+
+#endif
