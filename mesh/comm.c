@@ -65,6 +65,11 @@ long long comm_sum_ll(MPI_Comm comm, long long v)
     return r;
 }
 
+void comm_sum_doubles(MPI_Comm comm, double *v, int n)
+{
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, comm));
+}
+
 long long comm_max_ll(MPI_Comm comm, long long v)
 {
     long long r;
@@ -140,7 +145,7 @@ void reduction_finish(struct reduction *r)
     r->active = 0;
 }
 
-void buf_put(struct buf *b, const void *p, size_t n)
+void *buf_append(struct buf *b, size_t n)
 {
     if (b->len + n > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
@@ -149,9 +154,16 @@ void buf_put(struct buf *b, const void *p, size_t n)
         b->data = xrealloc(b->data, cap);
         b->cap = cap;
     }
-    if (n)
-        memcpy(b->data + b->len, p, n);
+    void *at = b->data + b->len;
     b->len += n;
+    return at;
+}
+
+void buf_put(struct buf *b, const void *p, size_t n)
+{
+    void *at = buf_append(b, n);
+    if (n)
+        memcpy(at, p, n);
 }
 
 void buf_get(struct buf *b, void *p, size_t n)
@@ -174,6 +186,7 @@ void outbox_init(struct outbox *o, MPI_Comm comm)
 {
     o->nranks = comm_size(comm);
     o->to = xcalloc((size_t)o->nranks, sizeof *o->to);
+    o->chunk = CHUNK;
 }
 
 void outbox_free(struct outbox *o)
@@ -199,12 +212,13 @@ void inbox_free(struct inbox *in)
 void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
 {
     int P = out->nranks;
+    const size_t chunk = out->chunk;
     int *flag = xcalloc((size_t)P, sizeof *flag);
     size_t nreq = 0;
     for (int r = 0; r < P; r++)
         if (out->to[r].len) {
             flag[r] = 1;
-            nreq += 1 + (out->to[r].len + CHUNK - 1) / CHUNK;
+            nreq += 1 + (out->to[r].len + chunk - 1) / chunk;
         }
     int nrecv = 0;
     MPI_CHECK(MPI_Reduce_scatter_block(flag, &nrecv, 1, MPI_INT, MPI_SUM, comm));
@@ -219,8 +233,8 @@ void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
             continue;
         lens[r] = b->len;
         MPI_CHECK(MPI_Isend(&lens[r], 1, MPI_UINT64_T, r, TAG_EXCHANGE, comm, &req[k++]));
-        for (size_t off = 0; off < b->len; off += CHUNK) {
-            size_t n = b->len - off < CHUNK ? b->len - off : CHUNK;
+        for (size_t off = 0; off < b->len; off += chunk) {
+            size_t n = b->len - off < chunk ? b->len - off : chunk;
             MPI_CHECK(MPI_Isend(b->data + off, (int)n, MPI_BYTE, r, TAG_EXCHANGE, comm, &req[k++]));
         }
     }
@@ -234,8 +248,8 @@ void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
         src[i] = st.MPI_SOURCE;
         msg[i].data = xmalloc(len);
         msg[i].len = msg[i].cap = len;
-        for (size_t off = 0; off < len; off += CHUNK) {
-            size_t n = len - off < CHUNK ? len - off : CHUNK;
+        for (size_t off = 0; off < len; off += chunk) {
+            size_t n = len - off < chunk ? len - off : chunk;
             MPI_CHECK(MPI_Recv(msg[i].data + off, (int)n, MPI_BYTE, src[i], TAG_EXCHANGE, comm,
                                MPI_STATUS_IGNORE));
         }
@@ -277,7 +291,7 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
         most = rlen[r] > most ? rlen[r] : most;
     uint64_t m = (uint64_t)comm_max_ll(comm, (long long)most);
     /* a round's displacements are int: at most INT_MAX / P bytes per pair and round */
-    const uint64_t chunk = (uint64_t)INT_MAX / (uint64_t)P < CHUNK ? (uint64_t)INT_MAX / (uint64_t)P : CHUNK;
+    const uint64_t chunk = (uint64_t)INT_MAX / (uint64_t)P < out->chunk ? (uint64_t)INT_MAX / (uint64_t)P : out->chunk;
     int rounds = (int)((m + chunk - 1) / chunk);
     in->n = 0;
     for (int r = 0; r < P; r++)

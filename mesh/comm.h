@@ -20,6 +20,8 @@ void comm_bcast_int(MPI_Comm comm, int *value, int root);
 void comm_bcast_bytes(MPI_Comm comm, void *data, size_t n, int root);
 
 long long comm_sum_ll(MPI_Comm comm, long long v);
+/* In place, element-wise over ranks (exact for sums of integers below 2^53). */
+void comm_sum_doubles(MPI_Comm comm, double *v, int n);
 long long comm_max_ll(MPI_Comm comm, long long v);
 long long comm_min_ll(MPI_Comm comm, long long v);
 double comm_min_double(MPI_Comm comm, double v);
@@ -47,6 +49,8 @@ struct buf {
     char *data;
     size_t len, cap, pos;
 };
+/* n more bytes at the end (grown geometrically); the pointer is valid until the next append. */
+void *buf_append(struct buf *b, size_t n);
 void buf_put(struct buf *b, const void *p, size_t n);
 void buf_get(struct buf *b, void *p, size_t n);
 void buf_free(struct buf *b);
@@ -65,6 +69,7 @@ static inline int buf_done(const struct buf *b) { return b->pos >= b->len; }
 struct outbox {
     int nranks;
     struct buf *to; /* [nranks] */
+    size_t chunk;   /* largest MPI message in bytes, 1 GiB; the same on every rank (tests lower it) */
 };
 struct inbox {
     int n;

@@ -7,51 +7,36 @@
 #include <time.h>
 
 #include "check.h"
-#include "comm.h"
 
-static int width(const struct registry *reg, enum var_center center)
-{
-    int w = 0;
-    for (int v = 0; v < reg->n; v++)
-        if (reg->v[v].center == center && !reg->v[v].external)
-            w += reg->v[v].ncomp;
-    return w;
-}
+/* A received item: message index in the high bits, position in the message in the low 40. */
+enum { POS_BITS = 40 };
+static int64_t code_of(int msg, int64_t pos) { return ((int64_t)msg << POS_BITS) | pos; }
+static int msg_of(int64_t code) { return (int)(code >> POS_BITS); }
+static int64_t pos_of(int64_t code) { return code & (((int64_t)1 << POS_BITS) - 1); }
 
-/* The values of item i of one centering, concatenated in registry order. */
-static void gather_values(const struct registry *reg, enum var_center center, int32_t i, double *dst)
+static int owned_var(const struct var *v, enum var_center center) { return v->center == center && !v->external; }
+
+/* Every registry-owned variable of the family, each as one block over the listed items. */
+static void pack_values(struct buf *b, const struct registry *reg, enum var_center center, const int32_t *items,
+                        int64_t n)
 {
     for (int v = 0; v < reg->n; v++) {
         const struct var *var = &reg->v[v];
-        if (var->center != center || var->external)
+        if (!owned_var(var, center))
             continue;
-        memcpy(dst, var->data + (size_t)i * var->ncomp, (size_t)var->ncomp * sizeof *dst);
-        dst += var->ncomp;
+        size_t row = (size_t)var->ncomp * sizeof(double);
+        char *dst = buf_append(b, (size_t)n * row);
+        for (int64_t i = 0; i < n; i++)
+            memcpy(dst + (size_t)i * row, var->data + (size_t)items[i] * var->ncomp, row);
     }
 }
 
-static void scatter_values(struct registry *reg, enum var_center center, int32_t i, const double *src)
+/* Bytes before the first variable block of a message of n items. */
+static size_t header_bytes(int family, int64_t n, int nv, int nf)
 {
-    for (int v = 0; v < reg->n; v++) {
-        struct var *var = &reg->v[v];
-        if (var->center != center || var->external)
-            continue;
-        memcpy(var->data + (size_t)i * var->ncomp, src, (size_t)var->ncomp * sizeof *src);
-        src += var->ncomp;
-    }
-}
-
-/* Keep the first copy of an item's values. */
-static void store(struct idmap *rows, int64_t *n, int64_t *cap, double **values, int w, int64_t gid, const double *v)
-{
-    if (!idmap_put(rows, gid, *n))
-        return;
-    if (*n == *cap) {
-        *cap = *cap ? 2 * *cap : 1024;
-        *values = xrealloc(*values, (size_t)*cap * (size_t)(w ? w : 1) * sizeof **values);
-    }
-    memcpy(*values + (size_t)*n * w, v, (size_t)w * sizeof *v);
-    (*n)++;
+    if (family == FAMILY_CELL)
+        return sizeof(int64_t) * (size_t)(1 + n + n * nv) + sizeof(int32_t) * (size_t)(n * nf);
+    return sizeof(int64_t) * (size_t)(1 + n) + 3 * sizeof(double) * (size_t)n;
 }
 
 static void now_date(char *out, size_t n)
@@ -71,24 +56,19 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
     const int me = comm_rank(comm), P = comm_size(comm);
     const int nv = m->el->nnodes, nf = m->el->nfaces;
     memset(mg, 0, sizeof *mg);
+    mg->comm = comm;
     cellset_init(&mg->own, m->el->dim);
-    mg->cell_width = width(reg, VAR_CELL);
-    mg->node_width = width(reg, VAR_NODE);
-    idmap_init(&mg->cell_row, (size_t)m->ncells_owned);
-    idmap_init(&mg->node_row, (size_t)m->nnodes);
-    const int wc = mg->cell_width, wn = mg->node_width;
-    double *cv = xmalloc((size_t)(wc ? wc : 1) * sizeof *cv), *nvv = xmalloc((size_t)(wn ? wn : 1) * sizeof *nvv);
 
     /* pack: one cell message and one node message per destination */
     double t0 = comm_wtime();
-    struct outbox cells, nodes;
-    outbox_init(&cells, comm);
-    outbox_init(&nodes, comm);
-    int64_t *count = xcalloc((size_t)P, sizeof *count), *first = xcalloc((size_t)P + 1, sizeof *first);
+    struct outbox out[2];
+    outbox_init(&out[FAMILY_CELL], comm);
+    outbox_init(&out[FAMILY_NODE], comm);
+    int64_t *first = xcalloc((size_t)P + 1, sizeof *first);
     for (int32_t c = 0; c < m->ncells_owned; c++)
-        count[dest[c]]++;
+        first[dest[c] + 1]++;
     for (int r = 0; r < P; r++)
-        first[r + 1] = first[r] + count[r];
+        first[r + 1] += first[r];
     int32_t *by_dest = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *by_dest);
     {
         int64_t *fill = xmalloc((size_t)P * sizeof *fill);
@@ -97,164 +77,195 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
             by_dest[fill[dest[c]]++] = c;
         free(fill);
     }
-    for (int r = 0; r < P; r++)
-        if (r != me && count[r]) {
-            buf_put_i64(&cells.to[r], count[r]);
-            mg->cells_sent += count[r];
-        }
-    int32_t *stamp = xmalloc((size_t)(m->nnodes ? m->nnodes : 1) * sizeof *stamp); /* node already packed for r */
+    int32_t *stamp = xmalloc((size_t)(m->nnodes ? m->nnodes : 1) * sizeof *stamp); /* node listed for r */
     for (int32_t n = 0; n < m->nnodes; n++)
         stamp[n] = -1;
-    int64_t *nodes_to = xcalloc((size_t)P, sizeof *nodes_to);
-    struct buf *node_body = xcalloc((size_t)P, sizeof *node_body);
+    int32_t *nodes = xmalloc((size_t)(m->nnodes ? m->nnodes : 1) * sizeof *nodes);
     for (int r = 0; r < P; r++) {
-        if (r == me || !count[r])
+        int64_t n = first[r + 1] - first[r];
+        if (r == me || n == 0)
             continue;
-        for (int64_t i = first[r]; i < first[r + 1]; i++) {
-            int32_t c = by_dest[i];
-            buf_put_i64(&cells.to[r], m->cell_gid[c]);
+        const int32_t *cells = by_dest + first[r];
+        mg->cells_sent += n;
+        struct buf *b = &out[FAMILY_CELL].to[r];
+        buf_put_i64(b, n);
+        /* (each appended block is filled before the next append, which may move the buffer) */
+        int64_t *g = buf_append(b, (size_t)n * sizeof *g);
+        for (int64_t i = 0; i < n; i++)
+            g[i] = m->cell_gid[cells[i]];
+        int64_t *cn = buf_append(b, (size_t)(n * nv) * sizeof *cn);
+        for (int64_t i = 0; i < n; i++)
             for (int k = 0; k < nv; k++)
-                buf_put_i64(&cells.to[r], m->node_gid[m->cell_nodes[(size_t)c * nv + k]]);
-            buf_put(&cells.to[r], m->cell_face_tag + (size_t)c * nf, (size_t)nf * sizeof *m->cell_face_tag);
-            gather_values(reg, VAR_CELL, c, cv);
-            buf_put(&cells.to[r], cv, (size_t)wc * sizeof *cv);
+                cn[i * nv + k] = m->node_gid[m->cell_nodes[(size_t)cells[i] * nv + k]];
+        int32_t *tags = buf_append(b, (size_t)(n * nf) * sizeof *tags);
+        for (int64_t i = 0; i < n; i++)
+            memcpy(tags + i * nf, m->cell_face_tag + (size_t)cells[i] * nf, (size_t)nf * sizeof *tags);
+        pack_values(b, reg, VAR_CELL, cells, n);
+
+        int64_t nn = 0; /* the nodes of these cells, in order of first use */
+        for (int64_t i = 0; i < n; i++)
             for (int k = 0; k < nv; k++) {
-                int32_t n = m->cell_nodes[(size_t)c * nv + k];
-                if (stamp[n] == r)
-                    continue;
-                stamp[n] = r;
-                nodes_to[r]++;
-                buf_put_i64(&node_body[r], m->node_gid[n]);
-                buf_put(&node_body[r], m->node_xyz + 3 * (size_t)n, 3 * sizeof(double));
-                gather_values(reg, VAR_NODE, n, nvv);
-                buf_put(&node_body[r], nvv, (size_t)wn * sizeof *nvv);
+                int32_t node = m->cell_nodes[(size_t)cells[i] * nv + k];
+                if (stamp[node] != r) {
+                    stamp[node] = r;
+                    nodes[nn++] = node;
+                }
             }
-        }
-        buf_put_i64(&nodes.to[r], nodes_to[r]);
-        buf_put(&nodes.to[r], node_body[r].data, node_body[r].len);
-        buf_free(&node_body[r]);
+        b = &out[FAMILY_NODE].to[r];
+        buf_put_i64(b, nn);
+        g = buf_append(b, (size_t)nn * sizeof *g);
+        for (int64_t i = 0; i < nn; i++)
+            g[i] = m->node_gid[nodes[i]];
+        double *x = buf_append(b, (size_t)nn * 3 * sizeof *x);
+        for (int64_t i = 0; i < nn; i++)
+            memcpy(x + 3 * i, m->node_xyz + 3 * (size_t)nodes[i], 3 * sizeof *x);
+        pack_values(b, reg, VAR_NODE, nodes, nn);
     }
-    free(node_body);
-    free(nodes_to);
+    free(nodes);
     free(stamp);
-    for (int r = 0; r < P; r++) {
-        mg->bytes[FAMILY_CELL] += (long long)cells.to[r].len;
-        mg->bytes[FAMILY_NODE] += (long long)nodes.to[r].len;
-        mg->messages[FAMILY_CELL] += cells.to[r].len > 0;
-        mg->messages[FAMILY_NODE] += nodes.to[r].len > 0;
-    }
-    /* cells kept here, with their values */
-    for (int32_t c = 0; c < m->ncells_owned; c++) {
-        if (dest[c] != me)
-            continue;
+    for (int f = 0; f < 2; f++)
+        for (int r = 0; r < P; r++) {
+            mg->bytes[f] += (long long)out[f].to[r].len;
+            mg->messages[f] += out[f].to[r].len > 0;
+        }
+    /* the cells kept here (their values stay in the old arrays until migration_finish) */
+    for (int64_t i = first[me]; i < first[me + 1]; i++) {
+        int32_t c = by_dest[i];
         int64_t g[MAX_CELL_NODES];
         for (int k = 0; k < nv; k++) {
             int32_t n = m->cell_nodes[(size_t)c * nv + k];
             g[k] = m->node_gid[n];
             cellset_add_node(&mg->own, g[k], m->node_xyz + 3 * (size_t)n);
-            gather_values(reg, VAR_NODE, n, nvv);
-            store(&mg->node_row, &mg->nnode_rows, &mg->cap_node_rows, &mg->node_values, wn, g[k], nvv);
         }
         cellset_add_cell(&mg->own, m->cell_gid[c], g, m->cell_face_tag + (size_t)c * nf);
-        gather_values(reg, VAR_CELL, c, cv);
-        store(&mg->cell_row, &mg->ncell_rows, &mg->cap_cell_rows, &mg->cell_values, wc, m->cell_gid[c], cv);
         mg->cells_kept++;
     }
-    free(count);
     free(first);
     free(by_dest);
     mg->seconds_pack = comm_wtime() - t0;
 
     /* transfer: cells, then nodes (the time of the transfer alone, as Arcane reports it) */
-    struct inbox in[2];
-    struct outbox *boxes[2] = {&cells, &nodes};
-    for (int fam = 0; fam < 2; fam++) {
-        now_date(mg->date[fam], sizeof mg->date[fam]);
+    for (int f = 0; f < 2; f++) {
+        now_date(mg->date[f], sizeof mg->date[f]);
         double t = comm_wtime();
         if (collective)
-            comm_exchange_collective(comm, boxes[fam], &in[fam]);
+            comm_exchange_collective(comm, &out[f], &mg->in[f]);
         else
-            comm_exchange(comm, boxes[fam], &in[fam]);
-        mg->seconds_transfer[fam] = comm_wtime() - t;
+            comm_exchange(comm, &out[f], &mg->in[f]);
+        mg->seconds_transfer[f] = comm_wtime() - t;
+        outbox_free(&out[f]);
     }
-    outbox_free(&cells);
-    outbox_free(&nodes);
 
-    /* unpack, by source rank order: deterministic */
+    /* unpack the mesh part, by source rank order (deterministic); values stay in the messages */
     t0 = comm_wtime();
-    for (int i = 0; i < in[FAMILY_NODE].n; i++) {
-        struct buf *b = &in[FAMILY_NODE].msg[i];
+    idmap_init(&mg->got[FAMILY_NODE], 1024);
+    idmap_init(&mg->got[FAMILY_CELL], 1024);
+    for (int i = 0; i < mg->in[FAMILY_NODE].n; i++) {
+        struct buf *b = &mg->in[FAMILY_NODE].msg[i];
         int64_t n = buf_get_i64(b);
+        const char *g = b->data + b->pos, *x = g + (size_t)n * sizeof(int64_t);
         for (int64_t k = 0; k < n; k++) {
-            double x[3];
-            int64_t gid = buf_get_i64(b);
-            buf_get(b, x, sizeof x);
-            buf_get(b, nvv, (size_t)wn * sizeof *nvv);
-            cellset_add_node(&mg->own, gid, x);
-            store(&mg->node_row, &mg->nnode_rows, &mg->cap_node_rows, &mg->node_values, wn, gid, nvv);
+            int64_t gid;
+            double xyz[3];
+            memcpy(&gid, g + (size_t)k * sizeof gid, sizeof gid);
+            memcpy(xyz, x + (size_t)k * sizeof xyz, sizeof xyz);
+            cellset_add_node(&mg->own, gid, xyz);
+            idmap_put(&mg->got[FAMILY_NODE], gid, code_of(i, k));
         }
     }
-    for (int i = 0; i < in[FAMILY_CELL].n; i++) {
-        struct buf *b = &in[FAMILY_CELL].msg[i];
+    for (int i = 0; i < mg->in[FAMILY_CELL].n; i++) {
+        struct buf *b = &mg->in[FAMILY_CELL].msg[i];
         int64_t n = buf_get_i64(b);
+        const char *g = b->data + b->pos, *cn = g + (size_t)n * sizeof(int64_t),
+                   *tags = cn + (size_t)(n * nv) * sizeof(int64_t);
         for (int64_t k = 0; k < n; k++) {
-            int64_t gid = buf_get_i64(b), g[MAX_CELL_NODES];
-            int32_t tags[MAX_CELL_FACES];
-            buf_get(b, g, (size_t)nv * sizeof *g);
-            buf_get(b, tags, (size_t)nf * sizeof *tags);
-            buf_get(b, cv, (size_t)wc * sizeof *cv);
-            cellset_add_cell(&mg->own, gid, g, tags);
-            store(&mg->cell_row, &mg->ncell_rows, &mg->cap_cell_rows, &mg->cell_values, wc, gid, cv);
+            int64_t gid, nodes_of[MAX_CELL_NODES];
+            int32_t t[MAX_CELL_FACES];
+            memcpy(&gid, g + (size_t)k * sizeof gid, sizeof gid);
+            memcpy(nodes_of, cn + (size_t)(k * nv) * sizeof(int64_t), (size_t)nv * sizeof(int64_t));
+            memcpy(t, tags + (size_t)(k * nf) * sizeof(int32_t), (size_t)nf * sizeof(int32_t));
+            cellset_add_cell(&mg->own, gid, nodes_of, t);
+            idmap_put(&mg->got[FAMILY_CELL], gid, code_of(i, k));
             mg->cells_received++;
         }
     }
-    inbox_free(&in[FAMILY_CELL]);
-    inbox_free(&in[FAMILY_NODE]);
-    free(cv);
-    free(nvv);
     mg->seconds_unpack = comm_wtime() - t0;
 }
 
-void migration_fill(const struct migration *mg, const struct mesh *m, struct registry *reg)
+/* The new arrays of one family: from the old local copy when there is one, else from a message. */
+static void fill_family(struct migration *mg, int family, const int64_t *old_gid, int32_t old_n, const int64_t *new_gid,
+                        int32_t new_n, int32_t new_owned, int nv, int nf, struct registry *reg)
 {
-    for (int32_t c = 0; c < m->ncells; c++) {
-        int64_t row = idmap_get(&mg->cell_row, m->cell_gid[c]);
-        if (row >= 0)
-            scatter_values(reg, VAR_CELL, c, mg->cell_values + (size_t)row * mg->cell_width);
-        else if (c < m->ncells_owned)
-            hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: owned cell %lld arrived without its values",
-                        (long long)m->cell_gid[c]);
+    enum var_center center = family == FAMILY_CELL ? VAR_CELL : VAR_NODE;
+    struct idmap old;
+    idmap_init(&old, (size_t)old_n);
+    for (int32_t i = 0; i < old_n; i++)
+        idmap_put(&old, old_gid[i], i);
+    /* source of each new item: >= 0 old local index, <= -2 a message code, -1 none */
+    int64_t *src = xmalloc((size_t)(new_n ? new_n : 1) * sizeof *src);
+    for (int32_t i = 0; i < new_n; i++) {
+        int64_t o = idmap_get(&old, new_gid[i]), code = o >= 0 ? -1 : idmap_get(&mg->got[family], new_gid[i]);
+        src[i] = o >= 0 ? o : code >= 0 ? -2 - code : -1;
+        if (src[i] == -1 && i < new_owned)
+            hydro_fatal(mg->comm, EXIT_RUNTIME, "internal error: owned %s %lld arrived without its values",
+                        family == FAMILY_CELL ? "cell" : "node", (long long)new_gid[i]);
     }
-    for (int32_t n = 0; n < m->nnodes; n++) {
-        int64_t row = idmap_get(&mg->node_row, m->node_gid[n]);
-        if (row >= 0)
-            scatter_values(reg, VAR_NODE, n, mg->node_values + (size_t)row * mg->node_width);
-        else if (n < m->nnodes_owned)
-            hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: owned node %lld arrived without its values",
-                        (long long)m->node_gid[n]);
+    idmap_free(&old);
+    /* each message's item count and its next variable block */
+    const struct inbox *in = &mg->in[family];
+    int64_t *count = xmalloc((size_t)(in->n ? in->n : 1) * sizeof *count);
+    size_t *block = xmalloc((size_t)(in->n ? in->n : 1) * sizeof *block);
+    for (int i = 0; i < in->n; i++) {
+        memcpy(&count[i], in->msg[i].data, sizeof count[i]);
+        block[i] = header_bytes(family, count[i], nv, nf);
     }
+    for (int v = 0; v < reg->n; v++) {
+        struct var *var = &reg->v[v];
+        if (!owned_var(var, center))
+            continue;
+        size_t row = (size_t)var->ncomp * sizeof(double);
+        double *data = xcalloc((size_t)(new_n ? new_n : 1) * (size_t)var->ncomp, sizeof *data);
+        for (int32_t i = 0; i < new_n; i++) {
+            if (src[i] >= 0) {
+                memcpy(data + (size_t)i * var->ncomp, var->data + (size_t)src[i] * var->ncomp, row);
+            } else if (src[i] <= -2) {
+                int64_t code = -2 - src[i];
+                int msg = msg_of(code);
+                memcpy(data + (size_t)i * var->ncomp, in->msg[msg].data + block[msg] + (size_t)pos_of(code) * row, row);
+            }
+        }
+        for (int i = 0; i < in->n; i++)
+            block[i] += (size_t)count[i] * row;
+        free(var->data);
+        var->data = data;
+    }
+    for (int i = 0; i < in->n; i++)
+        if (block[i] != in->msg[i].len)
+            hydro_fatal(mg->comm, EXIT_RUNTIME, "internal error: a migration message from rank %d holds %zu bytes, "
+                        "%zu expected (registries differ between ranks?)", in->src[i], in->msg[i].len, block[i]);
+    free(count);
+    free(block);
+    free(src);
+}
+
+void migration_finish(struct migration *mg, const struct mesh *m, const struct mesh *nm, struct registry *reg)
+{
+    double t0 = comm_wtime();
+    fill_family(mg, FAMILY_CELL, m->cell_gid, m->ncells, nm->cell_gid, nm->ncells, nm->ncells_owned, m->el->nnodes,
+                m->el->nfaces, reg);
+    fill_family(mg, FAMILY_NODE, m->node_gid, m->nnodes, nm->node_gid, nm->nnodes, nm->nnodes_owned, m->el->nnodes,
+                m->el->nfaces, reg);
+    reg->ncells = nm->ncells;
+    reg->nnodes = nm->nnodes;
+    mg->seconds_unpack += comm_wtime() - t0;
 }
 
 void migration_free(struct migration *mg)
 {
     cellset_free(&mg->own);
-    idmap_free(&mg->cell_row);
-    idmap_free(&mg->node_row);
-    free(mg->cell_values);
-    free(mg->node_values);
-    memset(mg, 0, sizeof *mg);
-}
-
-void registry_resize(struct registry *reg, int32_t ncells, int32_t nnodes)
-{
-    reg->ncells = ncells;
-    reg->nnodes = nnodes;
-    for (int v = 0; v < reg->n; v++) {
-        struct var *var = &reg->v[v];
-        if (var->external)
-            continue;
-        int32_t items = var->center == VAR_CELL ? ncells : nnodes;
-        free(var->data);
-        var->data = xcalloc((size_t)(items ? items : 1) * (size_t)var->ncomp, sizeof *var->data);
+    for (int f = 0; f < 2; f++) {
+        inbox_free(&mg->in[f]);
+        idmap_free(&mg->got[f]);
     }
+    memset(mg, 0, sizeof *mg);
 }

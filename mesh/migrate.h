@@ -7,37 +7,40 @@
 #include <mpi.h>
 
 #include "cellset.h"
+#include "comm.h"
 #include "idmap.h"
 #include "mesh.h"
 #include "vars.h"
 
 enum { FAMILY_CELL, FAMILY_NODE };
 
+/* A message holds, for its items in one order: the count, the global ids, then (cells) node
+ * global ids and face tags or (nodes) coordinates, then each registry-owned variable of the
+ * family as one contiguous block, in registry order: packing and unpacking stream through
+ * every variable's array instead of visiting hundreds of arrays per item. */
 struct migration {
+    MPI_Comm comm;
     struct cellset own; /* the cells this rank owns afterwards, with their nodes' coordinates */
-    /* values of the registry's own (non-external) variables, by global id */
-    int cell_width, node_width; /* doubles per item */
-    struct idmap cell_row, node_row;
-    int64_t ncell_rows, nnode_rows, cap_cell_rows, cap_node_rows;
-    double *cell_values, *node_values;
+    struct inbox in[2]; /* received messages, per family */
+    /* where a received item's values are: message (high 24 bits) and position (low 40 bits) */
+    struct idmap got[2];
     /* what this rank did */
     long long cells_sent, cells_kept, cells_received;
-    long long bytes[2];  /* sent, per family */
-    int messages[2];     /* sent, per family */
+    long long bytes[2]; /* sent, per family */
+    int messages[2];    /* sent, per family */
     double seconds_pack, seconds_transfer[2], seconds_unpack;
     char date[2][40]; /* wall-clock date when each family's transfer began */
 };
 
 /* Collective. Owned cell c goes to rank dest[c] (dest[c] == this rank keeps it). collective
- * selects MPI_Alltoallv instead of point-to-point messages. */
+ * selects MPI_Alltoallv instead of point-to-point messages. The ghosts of m must hold their
+ * owners' values (synchronise every variable first): any local copy of an item is used. */
 void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *reg, const int *dest, int collective,
                    struct migration *mg);
-/* After the new mesh is built and reg resized to it: the values of every local item found in
- * the migration (all owned items; ghosts are completed by a synchronisation). */
-void migration_fill(const struct migration *mg, const struct mesh *m, struct registry *reg);
+/* Once the new mesh nm is built from mg->own: every registry-owned variable is reallocated
+ * for nm and filled for every item that was local on m or arrived (all owned items; the other
+ * ghosts need a synchronisation). The old arrays are freed; m is only read. */
+void migration_finish(struct migration *mg, const struct mesh *m, const struct mesh *nm, struct registry *reg);
 void migration_free(struct migration *mg);
-
-/* Reallocate every registry-owned variable for new item counts (contents undefined). */
-void registry_resize(struct registry *reg, int32_t ncells, int32_t nnodes);
 
 #endif

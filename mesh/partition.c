@@ -191,6 +191,29 @@ static double weight_imbalance(const double *w, int P)
     return lo > 0 ? (hi - lo) / lo : -1;
 }
 
+/* The weight of the cells of one new part that one rank holds now. */
+struct overlap {
+    double w;
+    int part, rank;
+};
+
+static int overlap_by_pair(const void *a, const void *b)
+{
+    const struct overlap *x = a, *y = b;
+    if (x->part != y->part)
+        return x->part < y->part ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Heaviest first; ties by (part, rank), so every run assigns the same way. */
+static int overlap_by_weight(const void *a, const void *b)
+{
+    const struct overlap *x = a, *y = b;
+    if (x->w != y->w)
+        return x->w > y->w ? -1 : 1;
+    return overlap_by_pair(a, b);
+}
+
 void partition_rebalance(MPI_Comm comm, const struct mesh *m, const int *weight, int *dest, double *imb_before,
                          double *imb_after)
 {
@@ -244,29 +267,38 @@ void partition_rebalance(MPI_Comm comm, const struct mesh *m, const int *weight,
             free(xadj);
             free(adj);
         }
-        /* parts -> ranks: greedily by the largest weight already in place */
-        double *ov = xcalloc((size_t)P * P, sizeof *ov), *before = xcalloc((size_t)P, sizeof *before),
-               *after = xcalloc((size_t)P, sizeof *after);
+        /* parts -> ranks: greedily by the largest weight already in place, so that the fewest
+         * cells move; the nonzero (part, rank) overlaps are sorted, O(n log n), not O(P^3) */
+        double *before = xcalloc((size_t)P, sizeof *before), *after = xcalloc((size_t)P, sizeof *after);
+        struct overlap *ov = xmalloc((size_t)(n ? n : 1) * sizeof *ov);
         for (int64_t c = 0; c < n; c++) {
-            ov[(size_t)part[c] * P + owner[c]] += vw[c];
+            ov[c] = (struct overlap){.w = (double)vw[c], .part = (int)part[c], .rank = owner[c]};
             before[owner[c]] += vw[c];
         }
+        qsort(ov, (size_t)n, sizeof *ov, overlap_by_pair);
+        int64_t npairs = 0;
+        for (int64_t c = 0; c < n; c++) {
+            if (npairs && ov[npairs - 1].part == ov[c].part && ov[npairs - 1].rank == ov[c].rank)
+                ov[npairs - 1].w += ov[c].w;
+            else
+                ov[npairs++] = ov[c];
+        }
+        qsort(ov, (size_t)npairs, sizeof *ov, overlap_by_weight);
         int *rank_of = xmalloc((size_t)P * sizeof *rank_of), *taken = xcalloc((size_t)P, sizeof *taken);
         for (int p = 0; p < P; p++)
             rank_of[p] = -1;
-        for (int step = 0; step < P; step++) {
-            int bp = -1, br = -1;
-            double best = -1;
-            for (int p = 0; p < P; p++)
-                for (int r = 0; r < P && rank_of[p] < 0; r++)
-                    if (!taken[r] && ov[(size_t)p * P + r] > best) {
-                        best = ov[(size_t)p * P + r];
-                        bp = p;
-                        br = r;
-                    }
-            rank_of[bp] = br;
-            taken[br] = 1;
-        }
+        for (int64_t i = 0; i < npairs; i++)
+            if (rank_of[ov[i].part] < 0 && !taken[ov[i].rank]) {
+                rank_of[ov[i].part] = ov[i].rank;
+                taken[ov[i].rank] = 1;
+            }
+        for (int p = 0, r = 0; p < P; p++) /* parts sharing nothing with a free rank: in order */
+            if (rank_of[p] < 0) {
+                while (taken[r])
+                    r++;
+                rank_of[p] = r;
+                taken[r] = 1;
+            }
         for (int64_t c = 0; c < n; c++)
             after[rank_of[part[c]]] += vw[c];
         w[0] = weight_imbalance(before, P);
@@ -310,6 +342,21 @@ void partition_rebalance(MPI_Comm comm, const struct mesh *m, const int *weight,
     comm_bcast_bytes(comm, w, sizeof w, 0);
     *imb_before = w[0];
     *imb_after = w[1];
+}
+
+void partition_weight_imbalance(MPI_Comm comm, const struct mesh *m, const int *weight, const int *dest,
+                                double *imb_before, double *imb_after)
+{
+    const int P = comm_size(comm), me = comm_rank(comm);
+    double *w = xcalloc(2 * (size_t)P, sizeof *w); /* before, then after */
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        w[me] += weight[c];
+        w[P + dest[c]] += weight[c];
+    }
+    comm_sum_doubles(comm, w, 2 * P);
+    *imb_before = weight_imbalance(w, P);
+    *imb_after = weight_imbalance(w + P, P);
+    free(w);
 }
 
 void partition_quality(MPI_Comm comm, const struct mesh *m, int neighbours, struct partition_quality *q)

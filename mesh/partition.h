@@ -35,6 +35,10 @@ int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struc
  * ranks before and after (-1 when a rank has no weight). */
 void partition_rebalance(MPI_Comm comm, const struct mesh *m, const int *weight, int *dest, double *imb_before,
                          double *imb_after);
+/* Collective: the weight imbalance (max - min) / min over ranks of the owned cells' weights,
+ * as they are and once every cell c is at dest[c] (-1 when a rank would hold no weight). */
+void partition_weight_imbalance(MPI_Comm comm, const struct mesh *m, const int *weight, const int *dest,
+                                double *imb_before, double *imb_after);
 
 struct partition_quality {
     struct stats cells;      /* owned cells per rank */

@@ -136,7 +136,7 @@ const struct deck_key deck_keys[] = {
      "each period, whatever the balance (exchange benchmark)",
      OFF(lb_mode)},
     {"loadbalance", "shuffle_fraction", KEY_DOUBLE, "0.1", 0, 1, NULL,
-     "shuffle: fraction of each rank's cells moved (the lowest global ids)", OFF(shuffle_fraction)},
+     "shuffle: fraction of each rank's cells moved, those of lowest centre x, rounded up", OFF(shuffle_fraction)},
     {"loadbalance", "cost", KEY_ENUM, "uniform", 0, 0, costs,
      "extra work: region, cells in a slab moving along x cost cost_factor times more; shock, cells with q > 0 do",
      OFF(lb_cost)},

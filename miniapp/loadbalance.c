@@ -113,7 +113,29 @@ struct loadbalance *lb_create(struct run *run)
 
 const struct cost_params *lb_cost(const struct loadbalance *lb) { return &lb->cost; }
 
-void lb_account(struct loadbalance *lb, double seconds) { lb->busy += seconds; }
+/* A plain cell's compute seconds per cycle (this cycle, averaged over ranks) over one EOS
+ * evaluation's (timed here, averaged too): the evaluations one unit of extra cost means. The
+ * second cycle is used because the first pays for page faults and cold caches. */
+static void calibrate(struct loadbalance *lb, struct run *run, double seconds)
+{
+    const long n = 200000;
+    double t[2] = {seconds / (run->mesh->ncells_owned > 0 ? run->mesh->ncells_owned : 1),
+                   scheme_burn_seconds(run->scheme, n) / n};
+    comm_sum_doubles(run->comm, t, 2);
+    long units = t[1] > 0 ? lround(t[0] / t[1]) : 1;
+    lb->cost.units = units > 0 ? (int)(units < 1000000 ? units : 1000000) : 1;
+    listing_printf(run->lst, "Balance", "Cost model calibrated at cycle %ld: a plain cell computes %.3g us per cycle, "
+                   "an EOS evaluation %.3g ns; a costly cell does %ld more evaluations (cost_factor %d)",
+                   run->cycle, 1e6 * t[0] / run->size, 1e9 * t[1] / run->size,
+                   cost_evaluations(&lb->cost, lb->cost.factor), lb->cost.factor);
+}
+
+void lb_account(struct loadbalance *lb, struct run *run, double seconds)
+{
+    lb->busy += seconds;
+    if (lb->cost.kind != COST_UNIFORM && run->scheme && lb->cost.units == 0 && run->cycle > run->first_cycle)
+        calibrate(lb, run, seconds);
+}
 
 /* Cell weights for METIS: the cost model at the current time and state. */
 static int *weights(struct loadbalance *lb, struct run *run)
@@ -148,6 +170,52 @@ static void sync_all(struct run *run, enum var_center center)
     free(ids);
 }
 
+struct by_x {
+    double x;
+    int64_t gid;
+    int32_t cell;
+};
+
+static int by_x_cmp(const void *a, const void *b)
+{
+    const struct by_x *p = a, *q = b;
+    if (p->x != q->x)
+        return p->x < q->x ? -1 : 1;
+    return (p->gid > q->gid) - (p->gid < q->gid);
+}
+
+/* Shuffle: the ceil(fraction * n) owned cells of lowest centre x (then global id) go to the
+ * next rank. A slab across the subdomain keeps the new interfaces small, so that the cycles
+ * after a shuffle cost about what they did before it. */
+static void shuffle(struct run *run, double fraction, int *dest)
+{
+    const struct mesh *m = run->mesh;
+    struct by_x *o = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *o);
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        double x[MAX_CELL_NODES][3], centre[3];
+        for (int k = 0; k < m->el->nnodes; k++)
+            memcpy(x[k], m->node_xyz + 3 * (size_t)m->cell_nodes[(size_t)c * m->el->nnodes + k], sizeof x[k]);
+        geom_centre(m->el, (const double(*)[3])x, centre);
+        o[c] = (struct by_x){centre[0], m->cell_gid[c], c};
+        dest[c] = run->rank;
+    }
+    qsort(o, (size_t)m->ncells_owned, sizeof *o, by_x_cmp);
+    int32_t moved = (int32_t)ceil(fraction * m->ncells_owned);
+    for (int32_t i = 0; i < moved; i++)
+        dest[o[i].cell] = (run->rank + 1) % run->size;
+    free(o);
+}
+
+/* An imbalance for the listing; negative means a rank holds no weight at all. */
+static const char *imbalance_text(double imb, char *out, size_t n)
+{
+    if (imb < 0)
+        snprintf(out, n, "inf (a rank holds none)");
+    else
+        snprintf(out, n, "%.3f", imb);
+    return out;
+}
+
 static void rebalance(struct loadbalance *lb, struct run *run, double measured)
 {
     const struct config *cfg = &run->cfg;
@@ -155,17 +223,18 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     double t0 = comm_wtime();
     int *dest = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *dest);
     double wb = 0, wa = 0;
+    int *w = weights(lb, run);
     if (cfg->lb_mode == LB_METIS) {
-        int *w = weights(lb, run);
         partition_rebalance(run->comm, m, w, dest, &wb, &wa);
-        free(w);
-    } else { /* the lowest global ids of every rank go to the next rank */
-        int32_t moved = (int32_t)ceil(cfg->shuffle_fraction * m->ncells_owned);
-        for (int32_t c = 0; c < m->ncells_owned; c++)
-            dest[c] = c < moved ? (run->rank + 1) % run->size : run->rank;
+    } else {
+        shuffle(run, cfg->shuffle_fraction, dest);
+        partition_weight_imbalance(run->comm, m, w, dest, &wb, &wa);
     }
+    free(w);
     double t_part = comm_wtime() - t0;
 
+    sync_all(run, VAR_CELL); /* every local copy is then as good as the owner's */
+    sync_all(run, VAR_NODE);
     if (run->scheme)
         scheme_detach(run->scheme);
     else
@@ -180,12 +249,11 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     struct mesh *nm = mesh_build(run->comm, &mg.own, m->nlayers, 0, err, sizeof err);
     if (!nm)
         run_exit_collective(run, EXIT_RUNTIME, err);
+    migration_finish(&mg, m, nm, &run->reg);
     mesh_destroy(m);
     run->mesh = nm;
     sync_plans_build(run->comm, nm, &run->cell_plan, &run->node_plan);
-    registry_resize(&run->reg, nm->ncells, nm->nnodes);
-    migration_fill(&mg, nm, &run->reg);
-    sync_all(run, VAR_CELL); /* ghosts from their (new) owners */
+    sync_all(run, VAR_CELL); /* the new ghosts from their owners */
     sync_all(run, VAR_NODE);
     if (run->scheme)
         scheme_attach(run->scheme, run);
@@ -205,12 +273,11 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
         listing_printf(run->lst, "Mesh", "ParallelExchanger %s: ProcessExchange (end) total_time=%.15g", family[f],
                        mg.seconds_transfer[f]);
     }
-    char weights_text[96] = "";
-    if (cfg->lb_mode == LB_METIS)
-        snprintf(weights_text, sizeof weights_text, "; cell weights %.3f -> %.3f", wb, wa);
-    listing_printf(run->lst, "Balance", "Rebalance at cycle %ld (%s): %lld cells moved; imbalance measured %.3f%s; "
-                   "seconds: partition %.6f, pack %.6f, transfer %.6f, rebuild %.6f", run->cycle,
-                   cfg->lb_mode == LB_METIS ? "metis" : "shuffle", moved, measured, weights_text, t_part,
+    char before[32], after[32];
+    listing_printf(run->lst, "Balance", "Rebalance at cycle %ld (%s): %lld cells moved; imbalance measured %.3f, "
+                   "cell weights %s -> %s; seconds: partition %.6f, pack %.6f, transfer %.6f, rebuild %.6f",
+                   run->cycle, cfg->lb_mode == LB_METIS ? "metis" : "shuffle", moved, measured,
+                   imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after), t_part,
                    mg.seconds_pack, mg.seconds_transfer[0] + mg.seconds_transfer[1], t_rebuild + mg.seconds_unpack);
     migration_free(&mg);
 }

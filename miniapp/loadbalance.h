@@ -10,8 +10,10 @@ struct cost_params;
 /* Registers the padding variables ([loadbalance] extra_cell_vars / extra_cell_array) with
  * values derived from (variable, cell global id), checked after every migration. */
 struct loadbalance *lb_create(struct run *run);
-/* This rank's compute seconds of the cycle just done (its time outside synchronisations). */
-void lb_account(struct loadbalance *lb, double seconds);
+/* This rank's compute seconds of the cycle just done (its time outside synchronisations and
+ * reductions). On the second cycle of a hydro run with a cost model, calibrates the extra work
+ * (collective): a costly cell must really cost cost_factor plain cells, as METIS is told. */
+void lb_account(struct loadbalance *lb, struct run *run, double seconds);
 /* At the end of a cycle: every period, measure and perhaps rebalance. Collective. */
 void lb_step(struct loadbalance *lb, struct run *run);
 void lb_report(const struct loadbalance *lb, struct run *run);

@@ -165,9 +165,9 @@ static void time_loop(struct run *run)
     long period = run->cfg.listing_period;
     long dump_period = run->cfg.checkpoint_period;
     for (run->cycle = run->first_cycle; more(run); run->cycle++) {
-        double t0 = timers_now(), sync0 = run->tm.total[TIMER_SYNC];
+        double t0 = timers_now(), comm0 = run->tm.total[TIMER_SYNC] + run->tm.total[TIMER_REDUCE];
         int failed = cycle(run);
-        lb_account(run->lb, (timers_now() - t0) - (run->tm.total[TIMER_SYNC] - sync0));
+        lb_account(run->lb, run, (timers_now() - t0) - (run->tm.total[TIMER_SYNC] + run->tm.total[TIMER_REDUCE] - comm0));
         if (failed) { /* the state at the failure, for the post-mortem, then exit 1 */
             timers_stop(&run->tm, TIMER_LOOP);
             if (run->dumps)

@@ -25,6 +25,8 @@ void scheme_listing(struct scheme *s, struct run *run, int final);
 void scheme_report(const struct scheme *s, struct run *run);
 /* Totals at t = 0 (mass, energy), written into dumps so that a restart reports drift from t = 0. */
 void scheme_totals0(const struct scheme *s, double *mass0, double *energy0);
+/* Seconds n equation-of-state evaluations of the cost model take here (for its calibration). */
+double scheme_burn_seconds(struct scheme *s, long n);
 void scheme_destroy(struct scheme *s);
 
 #endif

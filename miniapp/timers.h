@@ -15,6 +15,7 @@
     X(TIMER_PLANS, "plans", "build synchronisation plans and persistent requests")       \
     X(TIMER_LOOP, "loop", "time loop")                                                    \
     X(TIMER_SYNC, "sync", "ghost synchronisations (start to finish)")                    \
+    X(TIMER_REDUCE, "reduce", "hydro: waiting for the dt and totals reductions")          \
     X(TIMER_VERIFY, "verify", "sync_only: check ghost values")                           \
     X(TIMER_DUMP, "dump", "HDF5 dumps: reorder by global id, write, rename, XDMF")        \
     X(TIMER_RESTART, "restart", "read a dump: mesh blocks and variables")                 \

@@ -22,10 +22,12 @@ int cell_cost(const struct cost_params *cp, const double centre[3], double q, do
     return 1;
 }
 
-double cost_burn(const struct eos *e, int extra, double rho, double eint)
+long cost_evaluations(const struct cost_params *cp, int cost) { return (long)(cost - 1) * cp->units; }
+
+double cost_burn(const struct eos *e, long n, double rho, double eint)
 {
     double acc = 0;
-    for (int i = 0; i < extra; i++) {
+    for (long i = 0; i < n; i++) {
         double p = eos_pressure(e, rho * (1.0 + 1e-12 * i), eint);
         acc += eos_sound_speed(e, rho, p > 0 ? p : -p);
     }

@@ -8,7 +8,8 @@ enum cost_kind { COST_UNIFORM, COST_REGION, COST_SHOCK };
 
 struct cost_params {
     enum cost_kind kind;
-    int factor;          /* a costly cell does this many times the EOS work of the others */
+    int factor;          /* a costly cell costs this many times a plain one (METIS weight) */
+    int units;           /* EOS evaluations that cost as much as a plain cell's cycle; 0: not yet measured */
     double xmin, xmax;   /* region: x extent of the domain */
     double width, speed; /* region: slab width (fraction of the extent), speed (extents per unit time) */
 };
@@ -17,8 +18,11 @@ struct cost_params {
  * xmin and moves with time (wrapping around the domain); shock, its viscosity positive. */
 int cell_cost(const struct cost_params *cp, const double centre[3], double q, double time);
 
-/* The extra work: (cost - 1) more evaluations of the equation of state of the cell's state.
- * Returns a value that depends on all of them, so that the compiler cannot drop them. */
-double cost_burn(const struct eos *e, int extra, double rho, double eint);
+/* The extra work of a cell of relative cost `cost`: (cost - 1) * units evaluations of the
+ * equation of state of the cell's state. */
+long cost_evaluations(const struct cost_params *cp, int cost);
+/* Does n evaluations; returns a value that depends on all of them, so that the compiler
+ * cannot drop them. */
+double cost_burn(const struct eos *e, long n, double rho, double eint);
 
 #endif
