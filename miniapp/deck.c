@@ -141,7 +141,8 @@ const struct deck_key deck_keys[] = {
      "extra work: region, cells in a slab moving along x cost cost_factor times more; shock, cells with q > 0 do",
      OFF(lb_cost)},
     {"loadbalance", "cost_factor", KEY_INT, "4", 1, 10000, NULL,
-     "a costly cell evaluates its equation of state this many times (real work, results unchanged)",
+     "weight of a costly cell: hydro cases make it do this many times a plain cell's work (extra EOS "
+     "evaluations, their number measured on the second cycle; results unchanged)",
      OFF(cost_factor)},
     {"loadbalance", "region_width", KEY_DOUBLE, "0.25", 0, 1, NULL, "region: slab width, fraction of the x extent",
      OFF(region_width)},

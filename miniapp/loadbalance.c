@@ -232,6 +232,14 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     }
     free(w);
     double t_part = comm_wtime() - t0;
+    if (cfg->lb_mode == LB_METIS && !(wa >= 0 && (wb < 0 || wa < wb))) { /* every rank has the same wb, wa */
+        char before[32], after[32];
+        listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f, but METIS's partition is no better "
+                       "(cell weights %s -> %s): the current one is kept", run->cycle, measured,
+                       imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after));
+        free(dest);
+        return;
+    }
 
     sync_all(run, VAR_CELL); /* every local copy is then as good as the owner's */
     sync_all(run, VAR_NODE);

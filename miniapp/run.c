@@ -26,7 +26,7 @@ static void usage(FILE *out)
             "  --version       version and source revision\n"
             "  --check         validate the deck, print it fully resolved (INI), exit\n"
             "  --restart DUMP  continue the run dumped in DUMP (any rank count); overrides may\n"
-            "                  change [run], [output] and [parallel] keys only\n"
+            "                  change [run], [output], [parallel] and [loadbalance] keys only\n"
             "  --deck-reference  the deck reference as Markdown (for the README)\n"
             "\n"
             "exit status: 0 success, 1 runtime or physics failure, 2 bad input\n"
@@ -34,6 +34,9 @@ static void usage(FILE *out)
             "environment:\n"
             "  ARCANE_PARALLEL_OUTPUT=1         every rank writes its listing to output<rank>\n"
             "  ARCANE_PARALLEL_OUTPUT_PREFIX=P  prefix of those files\n"
+            "  ARCANE_MESH_EXCHANGE_USE_COLLECTIVE=TRUE (or 1)\n"
+            "                                   cell migrations use MPI_Alltoallv instead of\n"
+            "                                   MPI_Isend/MPI_Irecv\n"
             "\n"
             "deck keys ([section] key type default (allowed) and meaning):\n");
     deck_print_reference(out, false);

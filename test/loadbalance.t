@@ -1,0 +1,165 @@
+#!/bin/sh
+# Load balancing: migration by formula (values, ghosts, empty ranks, message splitting), then
+# hydro with periodic METIS rebalancing or shuffles: final dumps bit for bit those of the run
+# without rebalancing (both transports, 2-4 ranks, Sod 3D and Sedov 2D), weight imbalance
+# lowered, mass conserved, shuffle fraction, empty ranks, Arcane listing lines, restart, the
+# MicroHydro decks and launch script.
+. test/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+# ---- migration alone ----
+for np in 1 2 3 4; do
+    run_ok "migrate_mpi 3D on $np ranks, point to point" mpi $np "$BUILD/test/migrate_mpi" mesh.nx=9 mesh.ny=5 mesh.nz=4
+    run_ok "migrate_mpi 2D on $np ranks, Alltoallv, 1 layer" mpi $np "$BUILD/test/migrate_mpi" --collective \
+        mesh.dim=2 mesh.nx=13 mesh.ny=7 parallel.ghost_layers=1
+done
+run_ok "migrate_mpi gmsh hex block on 3 ranks, 2 layers" mpi 3 "$BUILD/test/migrate_mpi" mesh.kind=gmsh mesh.dim=3 \
+    mesh.file=$top/inputs/meshes/hex_block.msh parallel.ghost_layers=2
+
+# hydro_in DIR NP ARGS...: run hydro in DIR (created), listing in DIR/log
+hydro_in() {
+    d=$1 np=$2
+    shift 2
+    mkdir -p "$d"
+    (cd "$d" && mpi "$np" "$HYDRO" "$@" > log 2> err)
+}
+# moved DIR: cells moved in all rebalances of the run in DIR
+moved() { sed -n 's/.*Rebalance at cycle [0-9]* ([a-z]*): \([0-9]*\) cells moved.*/\1/p' "$1/log" | awk '{s += $1} END {print s + 0}'; }
+
+# ---- bit for bit with and without rebalancing ----
+lb="loadbalance.period=3 loadbalance.threshold=0 loadbalance.cost=region loadbalance.region_speed=150
+    loadbalance.cost_factor=3 loadbalance.extra_cell_vars=3 loadbalance.extra_cell_array=4"
+sod="$top/inputs/sod_x.ini mesh.nx=30 mesh.ny=4 mesh.nz=4 run.max_cycles=12 output.listing_period=0"
+sedov="$top/inputs/sedov_2d.ini mesh.nx=20 mesh.ny=20 run.max_cycles=12 output.listing_period=0"
+for case in sod sedov; do
+    eval "deck=\$$case"
+    for np in 2 3 4; do
+        hydro_in $case.$np.ref $np $deck
+        ok $? "$case on $np ranks without rebalancing"
+        for transport in p2p a2a; do
+            if [ $transport = a2a ]; then
+                export ARCANE_MESH_EXCHANGE_USE_COLLECTIVE=TRUE
+            fi
+            hydro_in $case.$np.$transport $np $deck $lb
+            rc=$?
+            unset ARCANE_MESH_EXCHANGE_USE_COLLECTIVE
+            n=$(moved $case.$np.$transport)
+            [ $rc -eq 0 ] && [ "$n" -gt 0 ]
+            ok $? "$case on $np ranks, region cost, rebalance every 3 cycles ($transport): $n cells moved, padding intact"
+            [ $rc -eq 0 ] || diag "$(cat $case.$np.$transport/err)"
+            out=$(sh "$top/test/h5same.sh" --any-deck $case.$np.ref/checkpoints/hydro_000012.h5 \
+                $case.$np.$transport/checkpoints/hydro_000012.h5)
+            ok $? "$case on $np ranks ($transport): the final dump is bit for bit the one without rebalancing"
+            [ -z "$out" ] || diag "$out"
+        done
+    done
+done
+grep -q 'transport MPI_Alltoallv' sod.3.a2a/log && grep -q 'transport MPI_Isend/MPI_Irecv' sod.3.p2p/log
+ok $? "the listing names the transport ARCANE_MESH_EXCHANGE_USE_COLLECTIVE selects"
+hydro_in one 2 $sod $lb run.max_cycles=3 output.checkpoint_period=-1 2>/dev/null
+(cd one && ARCANE_MESH_EXCHANGE_USE_COLLECTIVE=1 mpi 2 "$HYDRO" $sod $lb run.max_cycles=3 output.checkpoint_period=-1 > log1)
+grep -q 'transport MPI_Alltoallv' one/log1 && grep -q 'transport MPI_Isend' one/log
+ok $? "ARCANE_MESH_EXCHANGE_USE_COLLECTIVE=1 also selects MPI_Alltoallv"
+
+# ---- what the listing reports ----
+log=sod.3.p2p/log
+nreb=$(grep -c 'Rebalance at cycle' $log)
+[ "$nreb" -eq 4 ]; ok $? "4 rebalances in 12 cycles with period 3 ($nreb)"
+for fam in Cell Node; do
+    nb=$(grep -cE "^\*I-Mesh       ParallelExchanger $fam: ProcessExchange \(begin\) date=[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+$" $log)
+    ns=$(grep -cE "^\*I-Mesh       ParallelExchanger $fam: ProcessExchange total_size=[0-9]+ nb_message=[0-9]+$" $log)
+    ne=$(grep -cE "^\*I-Mesh       ParallelExchanger $fam: ProcessExchange \(end\) total_time=[0-9.e-]+$" $log)
+    [ "$nb" -eq "$nreb" ] && [ "$ns" -eq "$nreb" ] && [ "$ne" -eq "$nreb" ]
+    ok $? "Arcane's three ParallelExchanger $fam lines once per rebalance ($nb, $ns, $ne)"
+done
+[ "$(grep 'total_time=' $log | grep -c Cell)" -eq "$nreb" ]; ok $? "grep 'total_time=' | grep Cell works as in the Arcane README"
+grep -Eq 'Rebalance at cycle 3 \(metis\): [0-9]+ cells moved; imbalance measured [0-9.]+, cell weights [0-9.]+ -> [0-9.]+; seconds: partition [0-9.]+, pack [0-9.]+, transfer [0-9.]+, rebuild [0-9.]+$' $log
+ok $? "one summary line per rebalance: cells moved, imbalance, weights before and after, seconds per phase"
+grep -q 'Cost model calibrated at cycle 2' $log; ok $? "the cost model is calibrated on the second cycle"
+
+# ---- the region rebalance lowers the weight imbalance ----
+for d in sod.2.p2p sod.3.p2p sod.4.a2a sedov.3.p2p; do
+    w=$(sed -n 's/.*Rebalance at cycle 3 .*cell weights \([0-9.]*\) -> \([0-9.]*\);.*/\1 \2/p' $d/log)
+    set -- $w
+    awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 0.2 && a < b / 2) }'
+    ok $? "$d: the first rebalance cuts the cell weight imbalance by half at least ($1 -> $2)"
+done
+
+# ---- mass is conserved across migrations ----
+drift=$(grep 'Totals at cycle' sedov.4.a2a/log | tail -n 1 | sed 's/.*mass [^(]*(drift \([^)]*\)).*/\1/')
+awk -v d="$drift" 'BEGIN { exit !(d <= 1e-13 && d >= -1e-13) }'
+ok $? "sedov on 4 ranks with 4 rebalances: total mass drift $drift within 1e-13"
+[ -n "$drift" ] || diag "$(tail -5 sedov.4.a2a/log)"
+
+# ---- shock cost, the pure Lagrange scheme and the minimal pattern ----
+hydro_in shock.ref 3 $sod physics.remap=none parallel.sync_pattern=minimal
+hydro_in shock 3 $sod physics.remap=none parallel.sync_pattern=minimal $lb loadbalance.cost=shock
+rc=$?
+[ $rc -eq 0 ] && [ "$(moved shock)" -gt 0 ]; ok $? "shock cost, Lagrange only, minimal pattern: $(moved shock) cells moved"
+sh "$top/test/h5same.sh" --any-deck shock.ref/checkpoints/hydro_000012.h5 shock/checkpoints/hydro_000012.h5
+ok $? "shock cost: bit for bit the run without rebalancing"
+
+# ---- shuffle moves the requested fraction ----
+# block partition of 12 x 4 x 3 cells on 3 ranks: 48 cells each, ceil(f * 48) leave each rank
+for f in 0.25 0.1 1; do
+    want=$(awk -v f="$f" 'BEGIN { n = f * 48; c = int(n); if (c < n) c++; print 3 * c }')
+    hydro_in shuf$f 3 "$DECK" mesh.nx=12 mesh.ny=4 mesh.nz=3 parallel.partitioner=block run.max_cycles=6 \
+        loadbalance.period=2 loadbalance.mode=shuffle loadbalance.shuffle_fraction=$f loadbalance.extra_cell_vars=2
+    rc=$?
+    got=$(sed -n 's/.*Rebalance at cycle [0-9]* (shuffle): \([0-9]*\) cells moved.*/\1/p' shuf$f/log | sort -u | tr '\n' ' ')
+    [ $rc -eq 0 ] && [ "$got" = "$want " ]
+    ok $? "shuffle fraction $f moves $want cells at every period (got: $got)"
+done
+
+# ---- ranks without cells (METIS leaves one of 4 ranks empty with 7 cells in a row) ----
+tiny="mesh.nx=7 mesh.ny=1 mesh.nz=1 run.max_cycles=6"
+hydro_in tiny.ref 4 $sod $tiny
+grep -q 'owned cells per rank min 0' tiny.ref/log; ok $? "7 cells on 4 ranks: a rank starts with no cells"
+hydro_in tiny 4 $sod $tiny loadbalance.period=2 loadbalance.mode=shuffle loadbalance.shuffle_fraction=1 \
+    loadbalance.extra_cell_vars=1
+rc=$?
+[ $rc -eq 0 ] && [ "$(moved tiny)" -eq 21 ]; ok $? "shuffles pass the empty subdomain around the ranks: 3 x 7 cells moved"
+[ $rc -eq 0 ] || diag "$(cat tiny/err)"
+sh "$top/test/h5same.sh" --any-deck tiny.ref/checkpoints/hydro_000006.h5 tiny/checkpoints/hydro_000006.h5
+ok $? "7 cells on 4 ranks: the shuffled run's dump equals the plain one"
+hydro_in tinys 4 "$DECK" $tiny loadbalance.period=2 loadbalance.mode=shuffle loadbalance.shuffle_fraction=0.5
+ok $? "sync_only, 7 cells on 4 ranks, half of each rank shuffled: ghosts verified after every migration"
+hydro_in tinym 4 $sod $tiny $lb loadbalance.cost_factor=50
+rc=$?
+[ $rc -eq 0 ] && grep -q "METIS's partition is no better (cell weights inf (a rank holds none)" tinym/log
+ok $? "METIS cannot fill the empty rank: the listing says so and keeps the partition"
+[ $rc -eq 0 ] || diag "$(cat tinym/err)"
+
+# ---- restart after rebalancing, on another rank count, with rebalancing again ----
+hydro_in rs 3 $sod $lb run.max_cycles=6 output.checkpoint_period=6
+(cd rs && mpi 2 "$HYDRO" --restart checkpoints/hydro_000006.h5 run.max_cycles=12 loadbalance.period=4 > log2 2> err2)
+rc=$?
+[ $rc -eq 0 ] && grep -q 'Rebalance at cycle 8' rs/log2; ok $? "restart of a rebalanced run on 2 ranks, rebalancing every 4 cycles"
+[ $rc -eq 0 ] || diag "$(cat rs/err2)"
+sh "$top/test/h5same.sh" --any-deck sod.2.ref/checkpoints/hydro_000012.h5 rs/checkpoints/hydro_000012.h5
+ok $? "6 + 6 cycles across a restart, rebalanced on both sides = 12 cycles without rebalancing"
+
+# ---- bad [loadbalance] input ----
+out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.mode=random 2>&1); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.mode'; ok $? "an unknown loadbalance.mode exits 2 and names the key"
+out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.shuffle_fraction=1.5 2>&1); rc=$?
+[ $rc -eq 2 ]; ok $? "a shuffle fraction above 1 exits 2"
+
+# ---- the MicroHydro decks and the launch script ----
+for d in lb8.1 lb32.1 lb512.1 lb512.2; do
+    "$HYDRO" --check "$top/inputs/bench/micro_hydro_$d.ini" > check.$d 2>&1
+    ok $? "inputs/bench/micro_hydro_$d.ini is a valid deck"
+done
+grep -q '^nx = 480' check.lb512.2 && grep -q '^extra_cell_vars = 600' check.lb512.2 && grep -q '^extra_cell_array = 50' check.lb512.2
+ok $? "lb512.2: 480 x 64 x 64 cells, 600 padding variables and a 50-wide array"
+mkdir -p launch && (cd launch && HYDRO=$HYDRO MPIRUN="$MPIRUN" timeout "$TIMEOUT" sh "$top/run/launch_micro_hydro_lb8.1.sh" \
+    mesh.nx=120 run.max_cycles=10 > result1.txt 2> err)
+rc=$?
+n=$(grep 'total_time=' launch/result1.txt | grep -c Cell)
+[ $rc -eq 0 ] && [ "$n" -eq 2 ]; ok $? "sh run/launch_micro_hydro_lb8.1.sh > result1.txt; grep 'total_time=' | grep Cell: 2 lines in 10 cycles"
+[ $rc -eq 0 ] || diag "$(cat launch/err)"
+grep -q 'Cell: ProcessExchange total_size=' launch/result1.txt && grep -q '300 padding variables + an array of 50' launch/result1.txt
+ok $? "the launch script runs the deck on 8 ranks with its padding"
+done_testing
