@@ -230,6 +230,8 @@ void partition_rebalance(MPI_Comm comm, const struct mesh *m, const int *weight,
     }
     struct inbox in;
     comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    outbox_init(&out, comm); /* the answer: each rank's destinations, from rank 0 */
     double w[2] = {0, 0};
     if (me == 0) {
         /* the whole mesh, indexed by global id (ids are dense) */
@@ -304,7 +306,6 @@ void partition_rebalance(MPI_Comm comm, const struct mesh *m, const int *weight,
         w[0] = weight_imbalance(before, P);
         w[1] = weight_imbalance(after, P);
         /* each rank's destinations, in the order it sent its cells */
-        outbox_init(&out, comm);
         int64_t *cnt = xcalloc((size_t)P, sizeof *cnt);
         for (int64_t c = 0; c < n; c++)
             cnt[owner[c]]++;

@@ -22,6 +22,17 @@ run_ok "asan: hydro Sod 3D with directional remap, mahyco, 3 ranks" mpi 3 "$ASAN
     output.checkpoint_dir=sod
 run_ok "asan: hydro restart of that run on 2 ranks, minimal pattern" mpi 2 "$ASAN_BUILD/hydro" --restart \
     sod/hydro_000005.h5 run.max_cycles=8 parallel.sync_pattern=minimal
+run_ok "asan: migrate_mpi 3D on 3 ranks (empty ranks, split messages)" mpi 3 "$ASAN_BUILD/test/migrate_mpi" \
+    mesh.nx=8 mesh.ny=4 mesh.nz=3
+run_ok "asan: migrate_mpi 2D on 2 ranks with MPI_Alltoallv" mpi 2 "$ASAN_BUILD/test/migrate_mpi" --collective \
+    mesh.dim=2 mesh.nx=9 mesh.ny=6
+run_ok "asan: hydro Sod 3D rebalancing with METIS (region cost, padding) on 3 ranks" mpi 3 "$ASAN_BUILD/hydro" \
+    "$top/inputs/sod_x.ini" mesh.nx=20 mesh.ny=3 mesh.nz=3 run.max_cycles=7 output.checkpoint_period=-1 \
+    loadbalance.period=3 loadbalance.threshold=0 loadbalance.cost=region loadbalance.region_speed=150 \
+    loadbalance.extra_cell_vars=2 loadbalance.extra_cell_array=3
+run_ok "asan: sync_only shuffles with MPI_Alltoallv on 2 ranks" env ARCANE_MESH_EXCHANGE_USE_COLLECTIVE=TRUE \
+    $MPIRUN -np 2 "$ASAN_BUILD/hydro" "$DECK" mesh.nx=12 run.max_cycles=4 loadbalance.period=2 \
+    loadbalance.mode=shuffle loadbalance.shuffle_fraction=0.5 output.checkpoint_period=-1
 out=$(mpi 2 "$ASAN_BUILD/hydro" "$DECK" mesh.nx=0 2>&1); rc=$?
 [ $rc -eq 2 ] && ! printf '%s' "$out" | grep -q Sanitizer; ok $? "asan: a bad deck exits 2 with nothing for the sanitizers"
 [ $rc -eq 2 ] || diag "$out"
