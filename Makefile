@@ -105,13 +105,15 @@ check:
 	@$(MAKE) --no-print-directory asan-tests
 	HYDRO_BUILD=$(BUILD) HYDRO_ASAN_BUILD=$(ASAN_BUILD) HYDRO_MPIRUN="$(MPIRUN)" prove --timer test/*.t
 
-# Benchmarks (never part of make check): persistent vs basic synchronisation, and the MaHyCo
-# bench deck with both synchronisation patterns, each pair side by side.
+# Benchmarks (never part of make check): persistent vs basic synchronisation, the MaHyCo bench
+# deck with both synchronisation patterns, cell migration point to point vs MPI_Alltoallv,
+# each pair side by side.
 bench:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory all
 	MPIRUN="$(MPIRUN)" sh run/bench_sync.sh -n $(NP)
 	MPIRUN="$(MPIRUN)" sh run/bench_patterns.sh -n $(NP)
+	MPIRUN="$(MPIRUN)" sh run/bench_migration.sh -n $(NP)
 
 # Regenerate the deck reference inside README.md from the schema table.
 readme: $(BUILD)/hydro
