@@ -200,8 +200,11 @@ void outbox_free(struct outbox *o)
 
 void inbox_free(struct inbox *in)
 {
-    for (int i = 0; i < in->n; i++)
-        buf_free(&in->msg[i]);
+    if (in->block)
+        free(in->block);
+    else
+        for (int i = 0; i < in->n; i++)
+            buf_free(&in->msg[i]);
     free(in->msg);
     free(in->src);
     memset(in, 0, sizeof *in);
@@ -266,6 +269,7 @@ void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
         order[i] = (struct key_idx){src[i], i};
     qsort(order, (size_t)nrecv, sizeof *order, key_idx_cmp);
     in->n = nrecv;
+    in->block = NULL;
     in->src = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *in->src);
     in->msg = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *in->msg);
     for (int i = 0; i < nrecv; i++) {
@@ -294,6 +298,7 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
     const uint64_t chunk = (uint64_t)INT_MAX / (uint64_t)P < out->chunk ? (uint64_t)INT_MAX / (uint64_t)P : out->chunk;
     int rounds = (int)((m + chunk - 1) / chunk);
     in->n = 0;
+    in->block = NULL;
     for (int r = 0; r < P; r++)
         in->n += rlen[r] > 0;
     in->src = xmalloc((size_t)(in->n ? in->n : 1) * sizeof *in->src);
@@ -304,7 +309,7 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
         if (rlen[r]) {
             slot[r] = k;
             in->src[k] = r;
-            in->msg[k].data = xmalloc(rlen[r]);
+            in->msg[k].data = rounds > 1 ? xmalloc(rlen[r]) : NULL; /* one round: into the receive block */
             in->msg[k].len = in->msg[k].cap = rlen[r];
             k++;
         }
@@ -321,6 +326,8 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
             rtot += (size_t)rcount[r];
         }
         char *sbuf = xmalloc(stot ? stot : 1), *rbuf = xmalloc(rtot ? rtot : 1);
+        if (rounds == 1)
+            in->block = rbuf;
         size_t pos = 0;
         for (int r = 0; r < P; r++) {
             sdisp[r] = (int)pos;
@@ -335,10 +342,15 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
         }
         MPI_CHECK(MPI_Alltoallv(sbuf, scount, sdisp, MPI_BYTE, rbuf, rcount, rdisp, MPI_BYTE, comm));
         for (int r = 0; r < P; r++)
-            if (rcount[r])
-                memcpy(in->msg[slot[r]].data + off, rbuf + rdisp[r], (size_t)rcount[r]);
+            if (rcount[r]) {
+                if (rounds == 1)
+                    in->msg[slot[r]].data = rbuf + rdisp[r];
+                else
+                    memcpy(in->msg[slot[r]].data + off, rbuf + rdisp[r], (size_t)rcount[r]);
+            }
         free(sbuf);
-        free(rbuf);
+        if (rounds > 1)
+            free(rbuf);
     }
     for (int r = 0; r < P; r++)
         buf_free(&out->to[r]);

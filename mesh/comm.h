@@ -75,6 +75,7 @@ struct inbox {
     int n;
     int *src;        /* [n], ascending */
     struct buf *msg; /* [n] */
+    char *block;     /* when set, every message's data lies in this one allocation */
 };
 void outbox_init(struct outbox *o, MPI_Comm comm);
 void outbox_free(struct outbox *o);
