@@ -5,6 +5,7 @@
 #include <time.h>
 #ifdef __GLIBC__
 #include <malloc.h>
+#include <sys/resource.h>
 #endif
 
 #include "check.h"
@@ -196,6 +197,24 @@ static void time_loop(struct run *run)
     timers_stop(&run->tm, TIMER_LOOP);
 }
 
+/* Peak resident set of each rank (getrusage: the high-water mark since the process started,
+ * MPI and library buffers included), and per owned cell on the rank where that is largest. */
+static void report_memory(struct run *run)
+{
+    struct rusage ru;
+    double v[2] = {0, 0};
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        v[0] = (double)ru.ru_maxrss * 1024.0; /* Linux: kilobytes */
+    if (run->mesh->ncells_owned > 0)
+        v[1] = v[0] / run->mesh->ncells_owned;
+    struct stats st[2];
+    comm_stats(run->comm, v, 2, st);
+    listing_printf(run->lst, "Memory",
+                   "Peak resident memory per rank: min %.1f MB (rank %d) avg %.1f MB max %.1f MB (rank %d); "
+                   "%.0f bytes per owned cell (largest rank)",
+                   st[0].min / 1e6, st[0].rank_min, st[0].avg / 1e6, st[0].max / 1e6, st[0].rank_max, st[1].max);
+}
+
 static void epilog(struct run *run)
 {
     if (run->dumps && run->last_dump != run->cycle)
@@ -208,6 +227,7 @@ static void epilog(struct run *run)
         sync_case_report(run->sync_case, run);
     }
     lb_report(run->lb, run);
+    report_memory(run);
     timers_print_local(&run->tm, run->lst);
     timers_print_global(&run->tm, run->comm, run->rank == 0 ? run->lst : NULL);
     double total = timers_now() - run->t_start;

@@ -427,6 +427,7 @@ int scheme_cycle(struct scheme *s, struct run *run)
     const int dim = m->el->dim;
     s->failed = 0;
 
+    timers_start(&run->tm, TIMER_LAGRANGE);
     lagrange_save(f, s->nc_comp);
     if (s->pattern == PATTERN_MAHYCO) /* MaHyCo: each saved variable synchronised separately */
         for (int i = 0; i < 5; i++)
@@ -445,6 +446,7 @@ int scheme_cycle(struct scheme *s, struct run *run)
         sync_now(s, run, s->g_position);
     if (lagrange_cells(m, f, &s->hp, s->nc_comp, dt, &s->err))
         s->failed = 1;
+    timers_stop(&run->tm, TIMER_LAGRANGE);
     if (run->lb && lb_cost(run->lb)->kind != COST_UNIFORM && lb_cost(run->lb)->units > 0) /* the cost model's work */
         for (int32_t c = 0; c < m->ncells_owned; c++) {
             double x[MAX_CELL_NODES][3], centre[3];
@@ -457,8 +459,10 @@ int scheme_cycle(struct scheme *s, struct run *run)
     run->time += dt;
     if (s->hp.remap) {
         int steps = s->split ? dim : 1, first = (int)(run->cycle % dim);
+        timers_start(&run->tm, TIMER_REMAP);
         for (int i = 0; i < steps; i++)
             remap_step(s, run, s->split ? (first + i) % dim : -1, i == steps - 1);
+        timers_stop(&run->tm, TIMER_REMAP);
     }
 
     /* dt candidate and failure flag travel in one non-blocking reduction, finished with the

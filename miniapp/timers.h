@@ -14,6 +14,8 @@
     X(TIMER_GHOSTS, "ghosts", "ghost layers, local numbering, faces")                     \
     X(TIMER_PLANS, "plans", "build synchronisation plans and persistent requests")       \
     X(TIMER_LOOP, "loop", "time loop")                                                    \
+    X(TIMER_LAGRANGE, "lagrange", "hydro: Lagrange phase (its synchronisations included)") \
+    X(TIMER_REMAP, "remap", "hydro: Euler remap (its synchronisations included)")         \
     X(TIMER_SYNC, "sync", "ghost synchronisations (start to finish)")                    \
     X(TIMER_REDUCE, "reduce", "hydro: waiting for the dt and totals reductions")          \
     X(TIMER_VERIFY, "verify", "sync_only: check ghost values")                           \

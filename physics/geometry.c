@@ -28,40 +28,61 @@ double geom_corners(const struct element *el, const double (*x)[3], double (*C)[
         }
         return 0.5 * area;
     }
-    /* V = 1/6 sum over the 24 triangles (a = face centre, b, c) of a . (b x c); its gradient:
-     * d/da = (b x c)/6 shared by the 4 face nodes, d/db = (c x a)/6, d/dc = (a x b)/6 */
+    /* V = 1/6 sum over the 24 triangles (face centre a, b_i, b_i+1) of a . (b_i x b_i+1). Per
+     * face the 4 triangles sum to a . (d1 x d2) with the diagonals d1 = b2 - b0, d2 = b3 - b1,
+     * so the gradient is cheap: a gives (d1 x d2)/4 to each face node, d1 gives +-(d2 x a) to
+     * b2/b0 and d2 gives +-(a x d1) to b3/b1 (all over 6). */
     double vol = 0;
     for (int f = 0; f < el->nfaces; f++) {
         const int *fn = el->face_nodes[f];
-        double a[3] = {0, 0, 0};
-        for (int i = 0; i < 4; i++)
-            for (int d = 0; d < 3; d++)
-                a[d] += 0.25 * r[fn[i]][d];
-        double ga[3] = {0, 0, 0};
-        for (int i = 0; i < 4; i++) {
-            const double *b = r[fn[i]], *c = r[fn[(i + 1) % 4]];
-            double bc[3], ca[3], ab[3];
-            cross(b, c, bc);
-            cross(c, a, ca);
-            cross(a, b, ab);
-            vol += a[0] * bc[0] + a[1] * bc[1] + a[2] * bc[2];
-            for (int d = 0; d < 3; d++) {
-                ga[d] += bc[d];
-                C[fn[i]][d] += ca[d] / 6.0;
-                C[fn[(i + 1) % 4]][d] += ab[d] / 6.0;
-            }
+        const double *b0 = r[fn[0]], *b1 = r[fn[1]], *b2 = r[fn[2]], *b3 = r[fn[3]];
+        double a[3], d1[3], d2[3], n[3], g1[3], g2[3];
+        for (int d = 0; d < 3; d++) {
+            a[d] = 0.25 * (b0[d] + b1[d] + b2[d] + b3[d]);
+            d1[d] = b2[d] - b0[d];
+            d2[d] = b3[d] - b1[d];
         }
-        for (int i = 0; i < 4; i++)
-            for (int d = 0; d < 3; d++)
-                C[fn[i]][d] += 0.25 * ga[d] / 6.0;
+        cross(d1, d2, n);
+        cross(d2, a, g1);
+        cross(a, d1, g2);
+        vol += a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
+        for (int d = 0; d < 3; d++) { /* 6 C here, scaled once below (divisions are slow) */
+            double q = 0.25 * n[d];
+            C[fn[0]][d] += q - g1[d];
+            C[fn[2]][d] += q + g1[d];
+            C[fn[1]][d] += q - g2[d];
+            C[fn[3]][d] += q + g2[d];
+        }
     }
-    return vol / 6.0;
+    const double sixth = 1.0 / 6.0;
+    for (int k = 0; k < el->nnodes; k++)
+        for (int d = 0; d < 3; d++)
+            C[k][d] *= sixth;
+    return vol * sixth;
 }
 
 double geom_volume(const struct element *el, const double (*x)[3])
 {
-    double C[MAX_CELL_NODES][3];
-    return geom_corners(el, x, C);
+    if (el->dim == 2) {
+        double C[MAX_CELL_NODES][3];
+        return geom_corners(el, x, C);
+    }
+    /* the same volume as geom_corners (same faces, same node-0 origin), without the gradient */
+    double vol = 0;
+    for (int f = 0; f < el->nfaces; f++) {
+        const int *fn = el->face_nodes[f];
+        double a[3], d1[3], d2[3], n[3];
+        for (int d = 0; d < 3; d++) {
+            double b0 = x[fn[0]][d] - x[0][d], b1 = x[fn[1]][d] - x[0][d], b2 = x[fn[2]][d] - x[0][d],
+                   b3 = x[fn[3]][d] - x[0][d];
+            a[d] = 0.25 * (b0 + b1 + b2 + b3);
+            d1[d] = b2 - b0;
+            d2[d] = b3 - b1;
+        }
+        cross(d1, d2, n);
+        vol += a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
+    }
+    return vol * (1.0 / 6.0); /* bit for bit geom_corners' volume */
 }
 
 double geom_length(const struct element *el, const double (*x)[3], double volume, enum length_kind kind)
@@ -93,8 +114,9 @@ void geom_centre(const struct element *el, const double (*x)[3], double c[3])
     for (int k = 0; k < el->nnodes; k++)
         for (int d = 0; d < 3; d++)
             c[d] += x[k][d];
+    const double inv = 1.0 / el->nnodes; /* exact for 4 and 8 nodes */
     for (int d = 0; d < 3; d++)
-        c[d] /= el->nnodes;
+        c[d] *= inv;
 }
 
 void geom_face_normal(const struct element *el, const double (*x)[3], int f, double n[3])

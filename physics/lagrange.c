@@ -84,8 +84,9 @@ void lagrange_velocity(struct hydro_fields *f, const struct walls *w, int32_t nn
     for (int32_t n = 0; n < nn; n++) {
         double *v = f->v + 3 * (size_t)n;
         const double *F = f->force + 3 * (size_t)n;
+        const double s = dt_half / f->nmass[n];
         for (int d = 0; d < dim; d++)
-            v[d] += dt_half * F[d] / f->nmass[n];
+            v[d] += s * F[d];
         walls_apply(w, n, v);
     }
 }
@@ -119,13 +120,12 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
                    struct hydro_error *err)
 {
     const struct element *el = m->el;
-    lagrange_geometry(m, f, nc);
-    for (int32_t c = 0; c < nc; c++) {
-        double V = f->vol[c];
-        if (!(V > 0))
-            return bad(err, c, V <= 0 ? "non-positive volume" : "volume is NaN");
+    for (int32_t c = 0; c < nc; c++) { /* the volume only: the next cycle computes its corner vectors */
         double xc[MAX_CELL_NODES][3];
         cell_positions(m, f->x, c, xc);
+        double V = f->vol[c] = geom_volume(el, (const double(*)[3])xc);
+        if (!(V > 0))
+            return bad(err, c, V <= 0 ? "non-positive volume" : "volume is NaN");
         f->len[c] = geom_length(el, (const double(*)[3])xc, V, hp->length);
         double rho1 = f->mass[c] / V, rho0 = f->rho0[c];
         double dtau = 1.0 / rho1 - 1.0 / rho0;

@@ -27,6 +27,7 @@ void remap_work_init(struct remap_work *w, const struct mesh *m)
     w->enew = xcalloc(nc, sizeof *w->enew);
     w->knew = xcalloc(nc, sizeof *w->knew);
     w->xt = xcalloc((size_t)(m->nnodes ? m->nnodes : 1) * 3, sizeof *w->xt);
+    w->moved = xcalloc((size_t)(m->nnodes ? m->nnodes : 1), sizeof *w->moved);
 }
 
 void remap_work_free(struct remap_work *w)
@@ -42,6 +43,7 @@ void remap_work_free(struct remap_work *w)
     free(w->enew);
     free(w->knew);
     free(w->xt);
+    free(w->moved);
     memset(w, 0, sizeof *w);
 }
 
@@ -62,10 +64,15 @@ double limiter(enum limiter_kind lim, double r)
 
 void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int sweep)
 {
-    for (int32_t n = 0; n < m->nnodes; n++)
-        for (int d = 0; d < 3; d++)
-            w->xt[3 * (size_t)n + d] =
-                sweep < 0 || sweep == d ? f->x_init[3 * (size_t)n + d] : f->x[3 * (size_t)n + d];
+    for (int32_t n = 0; n < m->nnodes; n++) {
+        int moved = 0;
+        for (int d = 0; d < 3; d++) {
+            double t = sweep < 0 || sweep == d ? f->x_init[3 * (size_t)n + d] : f->x[3 * (size_t)n + d];
+            moved |= t != f->x[3 * (size_t)n + d];
+            w->xt[3 * (size_t)n + d] = t;
+        }
+        w->moved[n] = (unsigned char)moved;
+    }
 }
 
 static void gather(const struct mesh *m, const double *x, int32_t c, double (*xc)[3])
@@ -78,6 +85,7 @@ static void gather(const struct mesh *m, const double *x, int32_t c, double (*xc
 void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc)
 {
     const int nv = m->el->nnodes;
+    const double inv_nv = 1.0 / nv; /* exact (4 or 8): multiplying is dividing, only faster */
     for (int32_t c = 0; c < nc; c++) {
         double xc[MAX_CELL_NODES][3], u[3] = {0, 0, 0}, k = 0;
         gather(m, f->x, c, xc);
@@ -85,8 +93,8 @@ void remap_values(const struct mesh *m, const struct hydro_fields *f, struct rem
         for (int i = 0; i < nv; i++) {
             const double *v = f->v + 3 * (size_t)m->cell_nodes[(size_t)c * nv + i];
             for (int d = 0; d < 3; d++)
-                u[d] += v[d] / nv;
-            k += 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / nv;
+                u[d] += v[d] * inv_nv;
+            k += 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * inv_nv;
         }
         double *phi = w->phi + (size_t)c * REMAP_NPHI;
         phi[P_RHO] = f->rho[c];
@@ -102,6 +110,7 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
     const struct element *el = m->el;
     const int nf = el->nfaces, nfn = el->nface_nodes, nv = el->nnodes;
     const struct element *sweep_el = element_of_dim(el->dim);
+    const double inv_2nfn = 1.0 / (2 * nfn); /* exact (1/4 or 1/8) */
     for (int32_t c = 0; c < nc; c++)
         for (int s = 0; s < nf; s++) {
             int32_t face = m->cell_faces[(size_t)c * nf + s];
@@ -113,6 +122,13 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
             if (c != a && a < nc)
                 continue; /* done from cell a */
             const int *fn = el->face_nodes[m->face_side[2 * (size_t)face]];
+            int moving = 0;
+            for (int i = 0; i < nfn; i++)
+                moving |= w->moved[m->cell_nodes[(size_t)a * nv + fn[i]]];
+            if (!moving) { /* a face that stays put sweeps nothing (most faces of a directional sweep) */
+                w->swept[face] = 0;
+                continue;
+            }
             double x[8][3], p[3] = {0, 0, 0}, move = 0;
             for (int i = 0; i < nfn; i++) {
                 int32_t node = m->cell_nodes[(size_t)a * nv + fn[i]];
@@ -125,10 +141,11 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
                     memcpy(x[i + 4], to, sizeof x[0]);
                 }
                 for (int d = 0; d < 3; d++) {
-                    p[d] += (from[d] + to[d]) / (2 * nfn);
+                    p[d] += (from[d] + to[d]) * inv_2nfn;
                     move = fabs(to[d] - from[d]) > move ? fabs(to[d] - from[d]) : move;
                 }
             }
+            memcpy(w->fpoint + 3 * (size_t)face, p, sizeof p);
             double vol = geom_volume(sweep_el, (const double(*)[3])x), nrm[3];
             double xa[MAX_CELL_NODES][3];
             gather(m, f->x, a, xa);
@@ -137,7 +154,6 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
             /* a face sliding along itself sweeps round-off only: exactly nothing, or the sign of
              * that round-off would pick upwind cells and limiters at random */
             w->swept[face] = fabs(vol) > 1e-9 * move * area ? vol : 0.0;
-            memcpy(w->fpoint + 3 * (size_t)face, p, sizeof p);
         }
 }
 
@@ -171,43 +187,69 @@ static int neighbour(const struct mesh *m, const double *x, const struct remap_w
     return 1;
 }
 
-/* Solve the symmetric dim x dim system A g = b; g = 0 when A is (nearly) singular. */
-static void solve(int dim, const double A[3][3], const double *b, double *g)
+/* Solve the symmetric dim x dim system A g_k = b_k for the NPHI right-hand sides with one
+ * inverse (adjugate over determinant); g = 0 when A is (nearly) singular. */
+static void solve(int dim, const double A[3][3], const double (*b)[3], double *g)
 {
+    double inv[3][3] = {{0}}, det, scale;
     if (dim == 2) {
-        double det = A[0][0] * A[1][1] - A[0][1] * A[1][0];
-        double scale = A[0][0] * A[1][1];
-        if (!(fabs(det) > 1e-12 * scale)) {
-            g[0] = g[1] = g[2] = 0;
-            return;
-        }
-        g[0] = (b[0] * A[1][1] - b[1] * A[0][1]) / det;
-        g[1] = (A[0][0] * b[1] - A[1][0] * b[0]) / det;
-        g[2] = 0;
-        return;
+        det = A[0][0] * A[1][1] - A[0][1] * A[1][0];
+        scale = A[0][0] * A[1][1];
+        inv[0][0] = A[1][1];
+        inv[0][1] = -A[0][1];
+        inv[1][0] = -A[1][0];
+        inv[1][1] = A[0][0];
+    } else {
+        inv[0][0] = A[1][1] * A[2][2] - A[1][2] * A[2][1];
+        inv[0][1] = A[0][2] * A[2][1] - A[0][1] * A[2][2];
+        inv[0][2] = A[0][1] * A[1][2] - A[0][2] * A[1][1];
+        inv[1][0] = A[1][2] * A[2][0] - A[1][0] * A[2][2];
+        inv[1][1] = A[0][0] * A[2][2] - A[0][2] * A[2][0];
+        inv[1][2] = A[0][2] * A[1][0] - A[0][0] * A[1][2];
+        inv[2][0] = A[1][0] * A[2][1] - A[1][1] * A[2][0];
+        inv[2][1] = A[0][1] * A[2][0] - A[0][0] * A[2][1];
+        inv[2][2] = A[0][0] * A[1][1] - A[0][1] * A[1][0];
+        det = A[0][0] * inv[0][0] + A[0][1] * inv[1][0] + A[0][2] * inv[2][0];
+        scale = A[0][0] * A[1][1] * A[2][2];
     }
-    double det = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
-                 A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
-    double scale = A[0][0] * A[1][1] * A[2][2];
     if (!(fabs(det) > 1e-12 * scale)) {
-        g[0] = g[1] = g[2] = 0;
+        memset(g, 0, REMAP_NPHI * 3 * sizeof *g);
         return;
     }
-    for (int i = 0; i < 3; i++) { /* Cramer */
-        double M[3][3];
-        memcpy(M, A, sizeof M);
-        for (int r = 0; r < 3; r++)
-            M[r][i] = b[r];
-        g[i] = (M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
-                M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0])) /
-               det;
-    }
+    for (int k = 0; k < REMAP_NPHI; k++)
+        for (int i = 0; i < 3; i++)
+            g[3 * k + i] = (inv[i][0] * b[k][0] + inv[i][1] * b[k][1] + inv[i][2] * b[k][2]) / det;
+}
+
+/* Is cell c the upwind cell of face (the one whose material crosses it)? */
+static int upwind_is(const struct mesh *m, const struct remap_work *w, int32_t face, int32_t c)
+{
+    double s = w->swept[face];
+    if (s == 0 || m->face_cells[2 * (size_t)face + 1] < 0)
+        return 0;
+    return s > 0 ? m->face_cells[2 * (size_t)face + 1] == c : m->face_cells[2 * (size_t)face] == c;
+}
+
+/* Is cell c upwind of any of its faces? Only then are its slopes used (in a directional sweep
+ * most faces sweep nothing). The answer depends on the cell's own faces only, so it is the
+ * same on every rank that holds the cell. */
+static int upwind_somewhere(const struct mesh *m, const struct remap_work *w, int32_t c)
+{
+    const int nf = m->el->nfaces;
+    for (int s = 0; s < nf; s++)
+        if (upwind_is(m, w, m->cell_faces[(size_t)c * nf + s], c))
+            return 1;
+    return 0;
 }
 
 void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc)
 {
     const int nf = m->el->nfaces, dim = m->el->dim;
     for (int32_t c = 0; c < nc; c++) {
+        if (!upwind_somewhere(m, w, c)) { /* slopes never used: zero, the same everywhere */
+            memset(w->grad + (size_t)c * REMAP_NPHI * 3, 0, REMAP_NPHI * 3 * sizeof *w->grad);
+            continue;
+        }
         double A[3][3] = {{0}}, b[REMAP_NPHI][3] = {{0}};
         const double *xc = w->centre + 3 * (size_t)c, *phic = w->phi + (size_t)c * REMAP_NPHI;
         for (int s = 0; s < nf; s++) {
@@ -225,18 +267,8 @@ void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct 
                 for (int i = 0; i < 3; i++)
                     b[k][i] += wgt * d[i] * (phij[k] - phic[k]);
         }
-        for (int k = 0; k < REMAP_NPHI; k++)
-            solve(dim, (const double(*)[3])A, b[k], w->grad + ((size_t)c * REMAP_NPHI + k) * 3);
+        solve(dim, (const double(*)[3])A, (const double(*)[3])b, w->grad + (size_t)c * REMAP_NPHI * 3);
     }
-}
-
-/* Is cell c the upwind cell of face (the one whose material crosses it)? */
-static int upwind_is(const struct mesh *m, const struct remap_work *w, int32_t face, int32_t c)
-{
-    double s = w->swept[face];
-    if (s == 0 || m->face_cells[2 * (size_t)face + 1] < 0)
-        return 0;
-    return s > 0 ? m->face_cells[2 * (size_t)face + 1] == c : m->face_cells[2 * (size_t)face] == c;
 }
 
 void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, enum limiter_kind lim,
@@ -244,20 +276,29 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
 {
     const int nf = m->el->nfaces;
     for (int32_t c = 0; c < nc; c++) {
+        if (!upwind_somewhere(m, w, c)) { /* zero slopes (remap_gradients) */
+            memset(w->alpha + (size_t)c * REMAP_NPHI, 0, REMAP_NPHI * sizeof *w->alpha);
+            continue;
+        }
         const double *xc = w->centre + 3 * (size_t)c, *phic = w->phi + (size_t)c * REMAP_NPHI;
         double alpha[REMAP_NPHI], lo[REMAP_NPHI], hi[REMAP_NPHI];
         for (int k = 0; k < REMAP_NPHI; k++) {
             alpha[k] = 1;
             lo[k] = hi[k] = phic[k];
         }
-        double xs[MAX_CELL_FACES][3];
+        double xs[MAX_CELL_FACES][3], dl[MAX_CELL_FACES];
         const double *phis[MAX_CELL_FACES];
         int nnb = 0;
         for (int s = 0; s < nf; s++)
-            if (neighbour(m, f->x, w, c, s, xs[nnb], &phis[nnb]))
+            if (neighbour(m, f->x, w, c, s, xs[nnb], &phis[nnb])) {
+                const double *x = xs[nnb];
+                dl[nnb] = sqrt((x[0] - xc[0]) * (x[0] - xc[0]) + (x[1] - xc[1]) * (x[1] - xc[1]) +
+                               (x[2] - xc[2]) * (x[2] - xc[2]));
                 nnb++;
+            }
         for (int k = 0; k < REMAP_NPHI; k++) { /* slope ratios against every neighbour */
             const double *g = w->grad + ((size_t)c * REMAP_NPHI + k) * 3;
+            double gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
             double scale = 0; /* the local variation: ratios of round-off are not slopes */
             for (int j = 0; j < nnb; j++) {
                 double dphi = fabs(phis[j][k] - phic[k]);
@@ -268,12 +309,9 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
                 double pred = g[0] * (xs[j][0] - xc[0]) + g[1] * (xs[j][1] - xc[1]) + g[2] * (xs[j][2] - xc[2]);
                 lo[k] = phis[j][k] < lo[k] ? phis[j][k] : lo[k];
                 hi[k] = phis[j][k] > hi[k] ? phis[j][k] : hi[k];
-                double gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-                double dl = sqrt((xs[j][0] - xc[0]) * (xs[j][0] - xc[0]) + (xs[j][1] - xc[1]) * (xs[j][1] - xc[1]) +
-                                 (xs[j][2] - xc[2]) * (xs[j][2] - xc[2]));
                 /* ratios only along the slope: across it the prediction is round-off or noise, and
                  * limiting on it would flip the slope on and off between identical cells */
-                if (fabs(pred) > 1e-10 * scale && fabs(pred) > 0.2 * gl * dl) {
+                if (fabs(pred) > 1e-10 * scale && fabs(pred) > 0.2 * gl * dl[j]) {
                     double a = limiter(lim, dphi / pred);
                     alpha[k] = a < alpha[k] ? a : alpha[k];
                 }
@@ -342,11 +380,12 @@ void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct rema
                  int32_t nn)
 {
     const int nv = m->el->nnodes;
+    const double inv_nv = 1.0 / nv; /* exact */
     for (int32_t n = 0; n < nn; n++) {
         double mass = 0, du[3] = {0, 0, 0};
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
             int32_t c = m->node_cells[k];
-            double share = w->mnew[c] / nv;
+            double share = w->mnew[c] * inv_nv;
             mass += share;
             for (int d = 0; d < 3; d++)
                 du[d] += share * (w->unew[3 * (size_t)c + d] - w->phi[(size_t)c * REMAP_NPHI + P_U + d]);
@@ -363,20 +402,29 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
                  const struct hydro_params *hp, int32_t nc, struct hydro_error *err)
 {
     const int nv = m->el->nnodes;
+    const double inv_nv = 1.0 / nv; /* exact */
     for (int32_t c = 0; c < nc; c++) {
         double xc[MAX_CELL_NODES][3], k = 0;
-        gather(m, w->xt, c, xc);
-        double vol = geom_volume(m->el, (const double(*)[3])xc);
+        int moving = 0;
         for (int i = 0; i < nv; i++) {
-            const double *v = f->v + 3 * (size_t)m->cell_nodes[(size_t)c * nv + i];
-            k += 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / nv;
+            int32_t n = m->cell_nodes[(size_t)c * nv + i];
+            const double *v = f->v + 3 * (size_t)n;
+            k += 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * inv_nv;
+            moving |= w->moved[n];
+        }
+        /* a cell none of whose nodes moves keeps its volume and length, computed from the
+         * same coordinates by the same functions (lagrange_cells or the previous sweep) */
+        double vol = f->vol[c];
+        if (moving) {
+            gather(m, w->xt, c, xc);
+            vol = geom_volume(m->el, (const double(*)[3])xc);
+            f->len[c] = geom_length(m->el, (const double(*)[3])xc, vol, hp->length);
         }
         f->vol[c] = vol;
         f->mass[c] = w->mnew[c];
         f->rho[c] = w->mnew[c] / vol;
         double heated = w->enew[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
         f->e[c] = hp->remap_heat && (heated >= 0 || hp->eos.kind != EOS_PERFECT) ? heated : w->enew[c];
-        f->len[c] = geom_length(m->el, (const double(*)[3])xc, vol, hp->length);
         if (!(f->mass[c] > 0)) {
             err->cell = c;
             err->what = "the remap left no mass in the cell (time step too large for the mesh motion)";

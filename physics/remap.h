@@ -41,6 +41,7 @@ struct remap_work {
     double *enew;    /* [ncells] remapped internal energy per unit mass */
     double *knew;    /* [ncells] remapped kinetic energy per unit mass */
     double *xt;      /* [nnodes][3] target positions */
+    unsigned char *moved; /* [nnodes] 1 where the target differs from x */
 };
 
 void remap_work_init(struct remap_work *w, const struct mesh *m);
