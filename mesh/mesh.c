@@ -184,6 +184,15 @@ static void assemble_node_cells(struct mesh *m)
                 l[b - 1] = t;
             }
     }
+    m->node_corner = xmalloc((size_t)(nc > 0 ? nc * nv : 1) * sizeof *m->node_corner);
+    for (int64_t i = 0; i < nn; i++)
+        for (int32_t j = m->node_cell_off[i]; j < m->node_cell_off[i + 1]; j++) {
+            const int32_t *cn = m->cell_nodes + (size_t)m->node_cells[j] * nv;
+            int k = 0;
+            while (cn[k] != i)
+                k++;
+            m->node_corner[j] = (int8_t)k;
+        }
 
 }
 
@@ -331,6 +340,7 @@ void mesh_destroy(struct mesh *m)
     free(m->node_xyz);
     free(m->node_cell_off);
     free(m->node_cells);
+    free(m->node_corner);
     free(m->face_gid);
     free(m->face_cells);
     free(m->face_side);

@@ -49,6 +49,7 @@ struct mesh {
     int32_t *node_owner; /* [nnodes] */
     double *node_xyz;    /* [nnodes][3], length units */
     int32_t *node_cell_off, *node_cells; /* CSR [nnodes+1], cells in ascending gid */
+    int8_t *node_corner; /* [as node_cells] the node's position in that cell's node list */
 
     int32_t nfaces;
     int64_t *face_gid;   /* [nfaces] */

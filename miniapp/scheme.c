@@ -353,16 +353,22 @@ static void report_failure(struct scheme *s, struct run *run)
 static void sync_columns(struct scheme *s, struct run *run, const double *src, int stride, int per_comp,
                          const int *ids, const int *groups)
 {
-    const struct mesh *m = run->mesh;
+    /* only the cells the plan sends are copied in, and only the ghosts it receives copied out */
+    const struct sync_plan *p = &run->cell_plan;
+    const int32_t nsend = p->send_off[p->nsend], nrecv = p->recv_off[p->nrecv];
     int off = 0;
     for (int k = 0; k < 4; k++) {
         struct var *v = &run->reg.v[ids[k]];
         int width = v->ncomp;
-        for (int32_t c = 0; c < m->ncells_owned; c++)
+        for (int32_t i = 0; i < nsend; i++) {
+            int32_t c = p->send_idx[i];
             memcpy(v->data + (size_t)c * width, src + (size_t)c * stride + off, (size_t)width * sizeof(double));
+        }
         sync_now(s, run, groups[k]);
-        for (int32_t c = m->ncells_owned; c < m->ncells; c++)
+        for (int32_t i = 0; i < nrecv; i++) {
+            int32_t c = p->recv_idx[i];
             memcpy((double *)src + (size_t)c * stride + off, v->data + (size_t)c * width, (size_t)width * sizeof(double));
+        }
         off += width;
     }
     (void)per_comp;

@@ -43,16 +43,6 @@ void lagrange_node_mass(const struct mesh *m, struct hydro_fields *f, int32_t nn
     }
 }
 
-/* Position of node n in cell c's element order. */
-static int corner_of(const struct mesh *m, int32_t c, int32_t n)
-{
-    int nv = m->el->nnodes;
-    for (int k = 0; k < nv; k++)
-        if (m->cell_nodes[(size_t)c * nv + k] == n)
-            return k;
-    return -1;
-}
-
 void lagrange_forces(const struct mesh *m, struct hydro_fields *f, int32_t nn)
 {
     int nv = m->el->nnodes;
@@ -60,7 +50,7 @@ void lagrange_forces(const struct mesh *m, struct hydro_fields *f, int32_t nn)
         double F[3] = {0, 0, 0};
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
             int32_t c = m->node_cells[k];
-            const double *C = f->corner + ((size_t)c * nv + (size_t)corner_of(m, c, n)) * 3;
+            const double *C = f->corner + ((size_t)c * nv + (size_t)m->node_corner[k]) * 3;
             double pq = f->p[c] + f->q[c];
             for (int d = 0; d < 3; d++)
                 F[d] += pq * C[d];
@@ -155,13 +145,13 @@ double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f,
     double best = INFINITY;
     *cell = 0;
     for (int32_t c = 0; c < nc; c++) {
-        double vmax = 0;
+        double v2max = 0; /* sqrt is monotonic: one per cell gives the same maximum */
         for (int k = 0; k < nv; k++) {
             const double *v = f->v + 3 * (size_t)m->cell_nodes[(size_t)c * nv + k];
-            double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-            vmax = s > vmax ? s : vmax;
+            double s = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+            v2max = s > v2max ? s : v2max;
         }
-        double dt = hp->cfl * f->len[c] / (f->c[c] + vmax);
+        double dt = hp->cfl * f->len[c] / (f->c[c] + sqrt(v2max));
         if (dt < best) {
             best = dt;
             *cell = c;
@@ -185,7 +175,7 @@ void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls
         int ngroup = 0;
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
             int32_t c = m->node_cells[k];
-            int corner = corner_of(m, c, n);
+            int corner = m->node_corner[k];
             for (int f = 0; f < nf; f++) {
                 int32_t face = m->cell_faces[(size_t)c * nf + f];
                 if (m->face_cells[2 * (size_t)face + 1] != FACE_BOUNDARY)

@@ -28,6 +28,7 @@ void remap_work_init(struct remap_work *w, const struct mesh *m)
     w->knew = xcalloc(nc, sizeof *w->knew);
     w->xt = xcalloc((size_t)(m->nnodes ? m->nnodes : 1) * 3, sizeof *w->xt);
     w->moved = xcalloc((size_t)(m->nnodes ? m->nnodes : 1), sizeof *w->moved);
+    w->upwind = xcalloc(nc, sizeof *w->upwind);
 }
 
 void remap_work_free(struct remap_work *w)
@@ -44,6 +45,7 @@ void remap_work_free(struct remap_work *w)
     free(w->knew);
     free(w->xt);
     free(w->moved);
+    free(w->upwind);
     memset(w, 0, sizeof *w);
 }
 
@@ -147,9 +149,22 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
             }
             memcpy(w->fpoint + 3 * (size_t)face, p, sizeof p);
             double vol = geom_volume(sweep_el, (const double(*)[3])x), nrm[3];
-            double xa[MAX_CELL_NODES][3];
-            gather(m, f->x, a, xa);
-            geom_face_normal(el, (const double(*)[3])xa, m->face_side[2 * (size_t)face], nrm);
+            /* the face at x (nodes 0 and 3 of the swept quad, 0-3 of the swept hex), with
+             * geom_face_normal's arithmetic, without gathering the whole cell */
+            if (el->dim == 2) {
+                nrm[0] = x[3][1] - x[0][1];
+                nrm[1] = -(x[3][0] - x[0][0]);
+                nrm[2] = 0;
+            } else {
+                double d1[3], d2[3];
+                for (int d = 0; d < 3; d++) {
+                    d1[d] = x[2][d] - x[0][d];
+                    d2[d] = x[3][d] - x[1][d];
+                }
+                nrm[0] = 0.5 * (d1[1] * d2[2] - d1[2] * d2[1]);
+                nrm[1] = 0.5 * (d1[2] * d2[0] - d1[0] * d2[2]);
+                nrm[2] = 0.5 * (d1[0] * d2[1] - d1[1] * d2[0]);
+            }
             double area = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
             /* a face sliding along itself sweeps round-off only: exactly nothing, or the sign of
              * that round-off would pick upwind cells and limiters at random */
@@ -246,7 +261,8 @@ void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct 
 {
     const int nf = m->el->nfaces, dim = m->el->dim;
     for (int32_t c = 0; c < nc; c++) {
-        if (!upwind_somewhere(m, w, c)) { /* slopes never used: zero, the same everywhere */
+        w->upwind[c] = (unsigned char)upwind_somewhere(m, w, c);
+        if (!w->upwind[c]) { /* slopes never used: zero, the same everywhere */
             memset(w->grad + (size_t)c * REMAP_NPHI * 3, 0, REMAP_NPHI * 3 * sizeof *w->grad);
             continue;
         }
@@ -276,7 +292,7 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
 {
     const int nf = m->el->nfaces;
     for (int32_t c = 0; c < nc; c++) {
-        if (!upwind_somewhere(m, w, c)) { /* zero slopes (remap_gradients) */
+        if (!w->upwind[c]) { /* zero slopes (remap_gradients) */
             memset(w->alpha + (size_t)c * REMAP_NPHI, 0, REMAP_NPHI * sizeof *w->alpha);
             continue;
         }

@@ -42,6 +42,7 @@ struct remap_work {
     double *knew;    /* [ncells] remapped kinetic energy per unit mass */
     double *xt;      /* [nnodes][3] target positions */
     unsigned char *moved; /* [nnodes] 1 where the target differs from x */
+    unsigned char *upwind; /* [ncells] 1 where the cell is upwind of a face (its slopes are used) */
 };
 
 void remap_work_init(struct remap_work *w, const struct mesh *m);
