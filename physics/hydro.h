@@ -36,8 +36,9 @@ struct hydro_fields {
  * velocity is zero (one per distinct wall direction around the node). */
 struct walls {
     int32_t nnodes;
-    int8_t *count;
-    double *dir; /* [nnodes][3][3] */
+    int8_t *count;  /* [nnodes] wall directions at each node, 0 to 3 */
+    int32_t *first; /* [nnodes] the node's first direction in dir */
+    double *dir;    /* [sum of count][3] unit normals: only boundary nodes take room */
 };
 
 /* Where a cycle failed: the local cell (or -1) and what went wrong. */

@@ -62,7 +62,7 @@ void lagrange_forces(const struct mesh *m, struct hydro_fields *f, int32_t nn)
 void walls_apply(const struct walls *w, int32_t node, double v[3])
 {
     for (int k = 0; k < w->count[node]; k++) {
-        const double *n = w->dir + ((size_t)node * 3 + k) * 3;
+        const double *n = w->dir + ((size_t)w->first[node] + k) * 3;
         double vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
         for (int d = 0; d < 3; d++)
             v[d] -= vn * n[d];
@@ -169,8 +169,15 @@ void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls
     int nf = el->nfaces, nv = el->nnodes;
     w->nnodes = nn;
     w->count = xcalloc((size_t)(nn ? nn : 1), sizeof *w->count);
-    w->dir = xcalloc((size_t)(nn ? nn : 1) * 9, sizeof *w->dir);
+    w->first = xcalloc((size_t)(nn ? nn : 1), sizeof *w->first);
+    size_t ndir = 0, cap = 64;
+    w->dir = xmalloc(cap * 3 * sizeof *w->dir);
     for (int32_t n = 0; n < nn; n++) {
+        w->first[n] = (int32_t)ndir;
+        if (ndir + 3 > cap) {
+            cap *= 2;
+            w->dir = xrealloc(w->dir, cap * 3 * sizeof *w->dir);
+        }
         double group[8][3];
         int ngroup = 0;
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
@@ -210,7 +217,7 @@ void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls
         for (int g = 0; g < ngroup && w->count[n] < el->dim; g++) { /* Gram-Schmidt */
             double u[3] = {group[g][0], group[g][1], group[g][2]};
             for (int k = 0; k < w->count[n]; k++) {
-                const double *e = w->dir + ((size_t)n * 3 + k) * 3;
+                const double *e = w->dir + ((size_t)w->first[n] + k) * 3;
                 double dot = u[0] * e[0] + u[1] * e[1] + u[2] * e[2];
                 for (int d = 0; d < 3; d++)
                     u[d] -= dot * e[d];
@@ -219,17 +226,19 @@ void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls
             double glen = sqrt(group[g][0] * group[g][0] + group[g][1] * group[g][1] + group[g][2] * group[g][2]);
             if (len <= 0.1 * glen)
                 continue; /* (almost) in the span of the previous walls */
-            double *e = w->dir + ((size_t)n * 3 + w->count[n]) * 3;
+            double *e = w->dir + ((size_t)w->first[n] + w->count[n]) * 3;
             for (int d = 0; d < 3; d++)
                 e[d] = u[d] / len;
             w->count[n]++;
         }
+        ndir += (size_t)w->count[n];
     }
 }
 
 void walls_free(struct walls *w)
 {
     free(w->count);
+    free(w->first);
     free(w->dir);
     memset(w, 0, sizeof *w);
 }

@@ -19,7 +19,6 @@ void remap_work_init(struct remap_work *w, const struct mesh *m)
     w->phi = xcalloc(nc * REMAP_NPHI, sizeof *w->phi);
     w->centre = xcalloc(nc * 3, sizeof *w->centre);
     w->grad = xcalloc(nc * REMAP_NPHI * 3, sizeof *w->grad);
-    w->alpha = xcalloc(nc * REMAP_NPHI, sizeof *w->alpha);
     w->swept = xcalloc(nf, sizeof *w->swept);
     w->fpoint = xcalloc(nf * 3, sizeof *w->fpoint);
     w->mnew = xcalloc(nc, sizeof *w->mnew);
@@ -36,7 +35,6 @@ void remap_work_free(struct remap_work *w)
     free(w->phi);
     free(w->centre);
     free(w->grad);
-    free(w->alpha);
     free(w->swept);
     free(w->fpoint);
     free(w->mnew);
@@ -292,10 +290,8 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
 {
     const int nf = m->el->nfaces;
     for (int32_t c = 0; c < nc; c++) {
-        if (!w->upwind[c]) { /* zero slopes (remap_gradients) */
-            memset(w->alpha + (size_t)c * REMAP_NPHI, 0, REMAP_NPHI * sizeof *w->alpha);
+        if (!w->upwind[c]) /* zero slopes (remap_gradients) */
             continue;
-        }
         const double *xc = w->centre + 3 * (size_t)c, *phic = w->phi + (size_t)c * REMAP_NPHI;
         double alpha[REMAP_NPHI], lo[REMAP_NPHI], hi[REMAP_NPHI];
         for (int k = 0; k < REMAP_NPHI; k++) {
@@ -347,7 +343,6 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
         }
         for (int k = 0; k < REMAP_NPHI; k++) {
             double a = alpha[k] > 0 ? alpha[k] : 0;
-            w->alpha[(size_t)c * REMAP_NPHI + k] = a;
             double *g = w->grad + ((size_t)c * REMAP_NPHI + k) * 3;
             for (int i = 0; i < 3; i++)
                 g[i] *= a;

@@ -33,7 +33,6 @@ struct remap_work {
     double *phi;     /* [ncells][NPHI] cell values at x */
     double *centre;  /* [ncells][3] mean of the node positions at x */
     double *grad;    /* [ncells][NPHI][3] limited slopes */
-    double *alpha;   /* [ncells][NPHI] limiter factors (the slopes above are already scaled) */
     double *swept;   /* [nfaces] volume gained by face_cells[0] when the face moves to xt */
     double *fpoint;  /* [nfaces][3] centre of the swept region */
     double *mnew;    /* [ncells] remapped mass */
