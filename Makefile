@@ -1,4 +1,4 @@
-# hydro: the only build entry. make | make run | make check | make bench | make deps | make clean
+# hydro: the only build entry. make | make run | make check | make bench | make deps | make smpi | make clean
 # Build products go to $(BUILD)/ (ignored by git); the executable is $(BUILD)/hydro.
 
 MPICC ?= mpicc
@@ -8,7 +8,7 @@ ASAN_BUILD ?= build-asan
 
 # Debian packages the build and the tests need (make deps installs the missing ones).
 DEB_PKGS := libopenmpi-dev openmpi-bin libmetis-dev libhdf5-openmpi-dev hdf5-tools libinih-dev pkg-config \
-            libxml2-utils
+            libxml2-utils gnuplot-nox
 PKGS := hdf5-mpi inih
 
 CFLAGS ?= -O2 -g
@@ -28,8 +28,21 @@ MPIRUN ?= mpirun --oversubscribe
 NP ?= 2
 DECK ?= inputs/default.ini
 
+# SimGrid SMPI build (make smpi): the same code compiled with smpicc into $(SMPI_BUILD)/, to run
+# on a simulated cluster (run/smpirun.sh, run/platforms/README.md). No HDF5 there: io/smpi/noio.c
+# replaces io/*.c and HYDRO_SMPI makes the dt reduction blocking (mesh/comm.c). SMPI_PKGS are
+# installed by make smpi only: neither the normal build nor CI needs SimGrid.
+SMPI_PKGS := libsimgrid-dev libmetis-dev libinih-dev pkg-config
+SMPI_BUILD ?= build-smpi
+IO_SRC := $(wildcard io/*.c)
+ifeq ($(HYDRO_SMPI),1)
+PKGS := inih
+IO_SRC := io/smpi/noio.c
+CPPFLAGS += -DHYDRO_SMPI -DSMPI_NO_OVERRIDE_MALLOC # SMPI's malloc macros break <malloc.h>; unused here
+endif
+
 LIB_SRC := $(wildcard mesh/*.c) $(filter-out miniapp/main.c,$(wildcard miniapp/*.c)) \
-           $(wildcard physics/*.c) $(wildcard io/*.c)
+           $(wildcard physics/*.c) $(IO_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard test/unit/*.c)
 MPI_TEST_SRC := $(wildcard test/mpi/*.c)
@@ -37,7 +50,7 @@ TOOL_SRC := $(wildcard test/tools/*.c)
 TEST_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%) $(MPI_TEST_SRC:test/mpi/%.c=$(BUILD)/test/%) \
             $(TOOL_SRC:test/tools/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps run check tests asan-tests bench clean readme FORCE
+.PHONY: all deps run check tests asan-tests bench clean readme smpi FORCE
 all: $(BUILD)/hydro
 
 $(BUILD)/hydro: $(BUILD)/miniapp/main.o $(BUILD)/libhydro.a
@@ -94,10 +107,23 @@ deps:
 	  exit 1; \
 	fi
 
+# The run, then the density of its final dump as a PNG (run/plot_field.sh), found in the deck's
+# checkpoint_dir (the run's last dump is the newest file there). The sync_only case has no
+# density: its picture is the owner rank of each cell.
 run:
 	@$(MAKE) --no-print-directory deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(BUILD)/test/plotdata
 	$(MPIRUN) -np $(NP) $(BUILD)/hydro $(DECK)
+	@deck=$$($(BUILD)/hydro --check $(DECK)) || exit 1; \
+	 dir=$$(printf '%s\n' "$$deck" | sed -n 's/^checkpoint_dir = //p'); \
+	 var=density; printf '%s\n' "$$deck" | grep -q '^name = sync_only$$' && var=rank; \
+	 if printf '%s\n' "$$deck" | grep -q '^checkpoint_period = -1$$'; then \
+	   echo "make run: no picture: $(DECK) writes no dump (output.checkpoint_period = -1)"; \
+	 else \
+	   png=$$(HYDRO_BUILD=$(BUILD) sh run/plot_field.sh "$$dir" $$var) || \
+	     { echo "make run: could not plot the $$var of the final dump in $$dir (see above)" >&2; exit 1; }; \
+	   echo "make run: final $$var: $$png"; \
+	 fi
 
 check:
 	@$(MAKE) --no-print-directory deps
@@ -105,21 +131,30 @@ check:
 	@$(MAKE) --no-print-directory asan-tests
 	HYDRO_BUILD=$(BUILD) HYDRO_ASAN_BUILD=$(ASAN_BUILD) HYDRO_MPIRUN="$(MPIRUN)" prove --timer test/*.t
 
-# Benchmarks (never part of make check): persistent vs basic synchronisation, the MaHyCo bench
-# deck with both synchronisation patterns, cell migration point to point vs MPI_Alltoallv,
-# each pair side by side.
+# The raw baselines of make bench (run/bench/*.c), linked with libhydro like the MPI tests.
+BENCH_PROGS := $(patsubst run/bench/%.c,$(BUILD)/bench/%,$(wildcard run/bench/*.c))
+$(BUILD)/bench/%: run/bench/%.c $(BUILD)/libhydro.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
+
+# Benchmarks (never part of make check, at most 10 minutes on 2 cores): grind time, memory,
+# synchronisation, migration and checkpoint figures, each beside its baseline, in a dated
+# report results/bench_<date>.md (run/bench_report.sh), printed at the end.
 bench:
 	@$(MAKE) --no-print-directory deps
-	@$(MAKE) --no-print-directory all
-	MPIRUN="$(MPIRUN)" sh run/bench_sync.sh -n $(NP)
-	MPIRUN="$(MPIRUN)" sh run/bench_patterns.sh -n $(NP)
-	MPIRUN="$(MPIRUN)" sh run/bench_migration.sh -n $(NP)
+	@$(MAKE) --no-print-directory all $(BENCH_PROGS)
+	MPIRUN="$(MPIRUN)" HYDRO=$(abspath $(BUILD))/hydro BENCH_BIN=$(abspath $(BUILD))/bench sh run/bench_report.sh -n $(NP)
+
+# hydro for SimGrid SMPI ($(SMPI_BUILD)/hydro): installs SMPI_PKGS the way deps installs DEB_PKGS.
+smpi:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(SMPI_PKGS)"
+	@$(MAKE) --no-print-directory HYDRO_SMPI=1 BUILD=$(SMPI_BUILD) MPICC=smpicc $(SMPI_BUILD)/hydro
 
 # Regenerate the deck reference inside README.md from the schema table.
 readme: $(BUILD)/hydro
 	sh test/readme_reference.sh update $(BUILD)/hydro
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(SMPI_BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -34,11 +34,17 @@ struct stats {
 };
 void comm_stats(MPI_Comm comm, const double *values, int n, struct stats *out);
 
-/* A reduction started now and completed when its result is needed (MPI_Iallreduce). */
+/* A reduction started now and completed when its result is needed (MPI_Iallreduce).
+ * The SMPI build (HYDRO_SMPI) reduces with a blocking MPI_Allreduce in reduction_finish:
+ * SimGrid simulates MPI_Iallreduce far more slowly than MPI_Allreduce. */
 struct reduction {
     MPI_Request req;
     int n, active;
     double in[4], out[4];
+#ifdef HYDRO_SMPI
+    MPI_Comm comm;
+    int is_min;
+#endif
 };
 void reduction_start(MPI_Comm comm, struct reduction *r, const double *v, int n, int is_min);
 /* Waits if still running; the result stays in r->out. */

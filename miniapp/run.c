@@ -123,6 +123,11 @@ struct run *run_create(MPI_Comm comm, int argc, char **argv, double t_start)
     if (!run->deck_text)
         run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? msg : NULL);
     comm_bcast_bytes(comm, &run->cfg, sizeof run->cfg, 0);
+#ifdef HYDRO_SMPI
+    if (run->cfg.checkpoint_period >= 0) /* io/smpi/noio.c: no HDF5 in the SimGrid build */
+        run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? "hydro: output.checkpoint_period: this SMPI "
+                            "(SimGrid) build has no HDF5 output; set output.checkpoint_period = -1" : NULL);
+#endif
 
     if (mode == CHECK) {
         if (run->rank == 0)
@@ -133,6 +138,11 @@ struct run *run_create(MPI_Comm comm, int argc, char **argv, double t_start)
     run->lst = listing_create(run->rank, msg, sizeof msg);
     if (!run->lst)
         hydro_fatal(comm, EXIT_RUNTIME, "%s", msg);
+#ifdef HYDRO_SMPI
+    listing_printf(run->lst, "Internal", "SMPI build (SimGrid, simulated time): no HDF5 output; the dt and totals "
+                   "reductions are a blocking MPI_Allreduce where their result is needed (timer reduce), not an "
+                   "MPI_Iallreduce overlapped with the last synchronisation");
+#endif
     return run;
 }
 

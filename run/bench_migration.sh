@@ -3,20 +3,27 @@
 # (shuffles of whole subdomains every 5 cycles, 300 padding variables + a 50-wide array) on
 # RANKS ranks, the two transports run interleaved; medians over every rebalance of every
 # repeat of rank 0's Cell and Node transfer times (Arcane's total_time) and of its pack and
-# rebuild seconds, with the bandwidth total_size / total_time.
-# usage: run/bench_migration.sh [-n RANKS] [-r REPEATS] [section.key=value ...]
-# env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary)
+# rebuild seconds, with the bandwidth total_size / total_time. When build/bench/raw_p2p exists
+# (make bench builds it), each repeat also times a raw MPI_Irecv/MPI_Isend exchange of the
+# Cell and Node sizes rank 0 just sent (run/bench/raw_p2p.c), the bandwidth baseline.
+# usage: run/bench_migration.sh [-n RANKS] [-r REPEATS] [-o FILE] [section.key=value ...]
+#   -o appends "key value" lines (mig_p2p_Cell_MBps, ..., raw_Cell_MBps, ...) to FILE
+# env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary),
+#      BENCH_BIN (directory of the raw programs, default build/bench)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 hydro=${HYDRO:-$top/build/hydro}
 mpirun_cmd=${MPIRUN:-mpirun}
+raw_p2p=${BENCH_BIN:-$top/build/bench}/raw_p2p
 ranks=2
 repeats=3
-while getopts n:r: opt; do
+out=
+while getopts n:r:o: opt; do
     case $opt in
     n) ranks=$OPTARG ;;
     r) repeats=$OPTARG ;;
-    *) echo "usage: $0 [-n RANKS] [-r REPEATS] [section.key=value ...]" >&2; exit 2 ;;
+    o) out=$OPTARG ;;
+    *) echo "usage: $0 [-n RANKS] [-r REPEATS] [-o FILE] [section.key=value ...]" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -38,10 +45,18 @@ for i in $(seq "$repeats"); do
             >> "$tmp/phases_$t"
         grep '  loop:' "$tmp/out" | sed 's/.*loop: \([0-9.]*\).*/\1/' >> "$tmp/loop_$t"
     done
+    if [ -x "$raw_p2p" ] && [ "$ranks" -ge 2 ]; then # the baseline, with the sizes this repeat sent
+        # shellcheck disable=SC2086
+        $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$raw_p2p" -r 5 "$(tail -n 1 "$tmp/size_p2p_Cell")" \
+            "$(tail -n 1 "$tmp/size_p2p_Node")" > "$tmp/raw"
+        awk 'NR == 1 {print $4 > "'"$tmp/raw_Cell"'"} NR == 2 {print $4 > "'"$tmp/raw_Node"'"}' "$tmp/raw"
+        cat "$tmp/raw_Cell" >> "$tmp/rawt_Cell"
+        cat "$tmp/raw_Node" >> "$tmp/rawt_Node"
+    fi
 done
 cells=$(sed -n 's/.*D hexes: \([0-9]*\) cells.*/\1/p' "$tmp/out")
 n=$(wc -l < "$tmp/time_p2p_Cell")
-echo "inputs/bench/micro_hydro_lb8.1.ini $*, $ranks ranks, $cells cells, $repeats interleaved repeats ($n migrations per transport), medians of rank 0's figures"
+echo "inputs/bench/micro_hydro_lb8.1.ini${*:+ $*}, $ranks ranks, $cells cells, $repeats interleaved repeats ($n migrations per transport), medians of rank 0's figures"
 echo
 echo "| transport | Cell MB | Cell total_time s | Cell MB/s | Node MB | Node total_time s | pack s | rebuild s | loop s |"
 echo "|---|---|---|---|---|---|---|---|---|"
@@ -52,6 +67,17 @@ for t in p2p a2a; do
     name=$([ $t = p2p ] && echo "MPI_Isend/Irecv" || echo "MPI_Alltoallv")
     awk -v n="$name" -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" -v pk="$pk" -v rb="$rb" -v lp="$(median < "$tmp/loop_$t")" \
         'BEGIN {printf "| %s | %.2f | %.4f | %.0f | %.2f | %.4f | %.4f | %.4f | %.3f |\n", n, cs / 1e6, ct, cs / 1e6 / ct, ns / 1e6, nt, pk, rb, lp}'
+    [ -z "$out" ] || awk -v t="$t" -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" 'BEGIN {
+        printf "mig_%s_Cell_bytes %s\nmig_%s_Cell_s %s\nmig_%s_Cell_MBps %.2f\n", t, cs, t, ct, t, cs / 1e6 / ct
+        printf "mig_%s_Node_bytes %s\nmig_%s_Node_s %s\nmig_%s_Node_MBps %.2f\n", t, ns, t, nt, t, ns / 1e6 / nt}' >> "$out"
 done
+if [ -f "$tmp/rawt_Cell" ]; then
+    cs=$(median < "$tmp/size_p2p_Cell") ct=$(median < "$tmp/rawt_Cell")
+    ns=$(median < "$tmp/size_p2p_Node") nt=$(median < "$tmp/rawt_Node")
+    awk -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" \
+        'BEGIN {printf "| raw MPI_Irecv/Isend (run/bench/raw_p2p.c) | %.2f | %.4f | %.0f | %.2f | %.4f | | | |\n", cs / 1e6, ct, cs / 1e6 / ct, ns / 1e6, nt}'
+    [ -z "$out" ] || awk -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" 'BEGIN {
+        printf "raw_Cell_s %s\nraw_Cell_MBps %.2f\nraw_Node_s %s\nraw_Node_MBps %.2f\n", ct, cs / 1e6 / ct, nt, ns / 1e6 / nt}' >> "$out"
+fi
 awk -v a="$(median < "$tmp/time_p2p_Cell")" -v b="$(median < "$tmp/time_a2a_Cell")" \
     'BEGIN {printf "| Alltoallv / Isend (Cell total_time) | | %.3f | | | | | | |\n", b / a}'

@@ -1,7 +1,9 @@
 #!/bin/sh
 # MaHyCo bench deck (inputs/bench/mahyco.ini, 50 cycles) with the mahyco and minimal
-# synchronisation patterns, measured side by side (runs interleaved); medians of the loop time.
-# usage: run/bench_patterns.sh [-n RANKS] [-r REPEATS] [section.key=value ...]
+# synchronisation patterns, measured side by side (runs interleaved); medians of the loop time
+# and of the peak memory per owned cell (3 ghost layers, about 19.5k owned cells per rank on 2).
+# usage: run/bench_patterns.sh [-n RANKS] [-r REPEATS] [-o FILE] [section.key=value ...]
+#   -o appends "key value" lines (loop_mahyco_s, ..., mem_mahyco_bytes_per_cell, ...) to FILE
 # env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -9,11 +11,13 @@ hydro=${HYDRO:-$top/build/hydro}
 mpirun_cmd=${MPIRUN:-mpirun}
 ranks=2
 repeats=5
-while getopts n:r: opt; do
+out=
+while getopts n:r:o: opt; do
     case $opt in
     n) ranks=$OPTARG ;;
     r) repeats=$OPTARG ;;
-    *) echo "usage: $0 [-n RANKS] [-r REPEATS] [section.key=value ...]" >&2; exit 2 ;;
+    o) out=$OPTARG ;;
+    *) echo "usage: $0 [-n RANKS] [-r REPEATS] [-o FILE] [section.key=value ...]" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -31,15 +35,26 @@ for i in $(seq "$repeats"); do
         sync_max "$tmp/out" >> "$tmp/sync_$p"
         grep 'Synchronisations per cycle' "$tmp/out" | sed 's/.*cycle: \([0-9.]*\).*/\1/' > "$tmp/n_$p"
         grep 'This rank sent per cycle' "$tmp/out" | sed 's/.*cycle: [0-9]* messages, \([0-9]*\) bytes/\1/' > "$tmp/b_$p"
+        sed -n 's/.*; \([0-9]*\) bytes per owned cell.*/\1/p' "$tmp/out" >> "$tmp/mem_$p"
+        sed -n 's/.*Totals at cycle \([0-9]*\),.*/\1/p' "$tmp/out" > "$tmp/cycles"
     done
 done
 cells=$(sed -n 's/.*D hexes: \([0-9]*\) cells.*/\1/p' "$tmp/out")
-echo "inputs/bench/mahyco.ini (bisod_x, directional remap), $ranks ranks, $cells cells, 50 cycles, $repeats interleaved repeats, medians of the slowest rank"
+owned=$(sed -n 's/.*owned cells per rank min [0-9]* (rank [0-9]*) avg \([0-9.]*\).*/\1/p' "$tmp/out")
+echo "inputs/bench/mahyco.ini (bisod_x, directional remap)${*:+ $*}, $ranks ranks, $cells cells, $(cat "$tmp/cycles") cycles, $repeats interleaved repeats, medians of the slowest rank"
 echo
-echo "| pattern | syncs/cycle | bytes/cycle (rank 0) | loop s | sync s |"
-echo "|---|---|---|---|---|"
+echo "| pattern | syncs/cycle | bytes/cycle (rank 0) | loop s | sync s | peak RSS bytes per owned cell |"
+echo "|---|---|---|---|---|---|"
 for p in mahyco minimal; do
-    echo "| $p | $(cat "$tmp/n_$p") | $(cat "$tmp/b_$p") | $(median < "$tmp/loop_$p") | $(median < "$tmp/sync_$p") |"
+    echo "| $p | $(cat "$tmp/n_$p") | $(cat "$tmp/b_$p") | $(median < "$tmp/loop_$p") | $(median < "$tmp/sync_$p") | $(median < "$tmp/mem_$p") |"
+    if [ -n "$out" ]; then
+        {
+            echo "loop_${p}_s $(median < "$tmp/loop_$p")"
+            echo "sync_${p}_s $(median < "$tmp/sync_$p")"
+            echo "mem_${p}_bytes_per_cell $(median < "$tmp/mem_$p")"
+        } >> "$out"
+    fi
 done
+[ -z "$out" ] || printf 'patterns_owned_per_rank %s\npatterns_cycles %s\n' "$owned" "$(cat "$tmp/cycles")" >> "$out"
 awk -v a="$(median < "$tmp/loop_mahyco")" -v b="$(median < "$tmp/loop_minimal")" \
-    'BEGIN {printf "| minimal / mahyco (loop) | | | %.3f | |\n", b / a}'
+    'BEGIN {printf "| minimal / mahyco (loop) | | | %.3f | | |\n", b / a}'

@@ -1,0 +1,82 @@
+#!/bin/sh
+# Grind time on one rank (ns per cell and cycle, Lagrange and remap phases and the whole loop)
+# and peak memory per cell: 3D bisod_x (inputs/bench/mahyco.ini, 100 x 20 x 20 hexes) and 2D
+# Sedov with Euler remap (inputs/sedov_2d.ini on 200 x 200 quads), the two run interleaved;
+# medians over the repeats, printed as a Markdown table.
+# usage: run/bench_grind.sh [-r REPEATS] [-c CYCLES] [-s SCALE] [-o FILE]
+#   -c cycles per run (default 20), -s divides each mesh's nx (quick checks), -o appends
+#   "key value" lines (grind3d_lagrange_ns, ..., mem3d_bytes_per_cell, ...) to FILE.
+# env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+hydro=${HYDRO:-$top/build/hydro}
+mpirun_cmd=${MPIRUN:-mpirun}
+repeats=5
+cycles=20
+scale=1
+out=
+usage() { echo "usage: $0 [-r REPEATS] [-c CYCLES] [-s SCALE] [-o FILE]" >&2; exit 2; }
+help() { sed -n '2,/^set -eu/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0; }
+while getopts r:c:s:o:h opt; do
+    case $opt in
+    r) repeats=$OPTARG ;;
+    c) cycles=$OPTARG ;;
+    s) scale=$OPTARG ;;
+    o) out=$OPTARG ;;
+    h) help ;;
+    *) usage ;;
+    esac
+done
+shift $((OPTIND - 1))
+for n in "$repeats" "$cycles" "$scale"; do case $n in "" | *[!0-9]* | 0) usage ;; esac; done
+[ $# -eq 0 ] || usage
+[ -x "$hydro" ] || { echo "$0: $hydro not found: build it with make" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# seconds of a timer in rank 0's table (one rank: the only one)
+timer() { awk -v t="$2" '/Rank 0 timers/ {g = 1} g && $2 == t {print $3; exit}' "$1"; }
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+for i in $(seq "$repeats"); do
+    for d in 3d 2d; do
+        if [ $d = 3d ]; then
+            set -- "$top/inputs/bench/mahyco.ini" mesh.nx=$((100 / scale))
+        else
+            set -- "$top/inputs/sedov_2d.ini" physics.remap=euler mesh.nx=$((200 / scale)) mesh.ny=200
+        fi
+        # shellcheck disable=SC2086
+        $mpirun_cmd ${MPI_ARGS:-} -np 1 "$hydro" "$@" run.max_cycles="$cycles" output.listing_period=0 \
+            output.checkpoint_period=-1 > "$tmp/out"
+        cells=$(sed -n 's/.*D [a-z]*: \([0-9]*\) cells.*/\1/p' "$tmp/out")
+        echo "$cells" > "$tmp/cells_$d"
+        n=$(sed -n 's/.*Totals at cycle \([0-9]*\),.*/\1/p' "$tmp/out") # the last cycle done
+        [ "${n:-0}" -gt 0 ] || { echo "$0: no cycle done in the $d run" >&2; exit 1; }
+        for t in lagrange remap loop; do
+            secs=$(timer "$tmp/out" $t)
+            [ -n "$secs" ] || { echo "$0: no '$t' timer in the listing of the $d run" >&2; exit 1; }
+            awk -v s="$secs" -v c="$cells" -v n="$n" 'BEGIN {print s / c / n * 1e9}' >> "$tmp/${t}_$d"
+        done
+        echo "$n" > "$tmp/cycles_$d"
+        sed -n 's/.*; \([0-9]*\) bytes per owned cell.*/\1/p' "$tmp/out" >> "$tmp/mem_$d"
+    done
+done
+
+echo "one rank, $repeats interleaved repeats, $cycles cycles each, medians; ns per cell and cycle"
+echo
+echo "| case | cells | cycles | Lagrange ns | remap ns | loop (total) ns | peak RSS bytes per cell |"
+echo "|---|---|---|---|---|---|---|"
+for d in 3d 2d; do
+    name=$([ $d = 3d ] && echo "3D bisod_x (mahyco.ini)" || echo "2D Sedov, Euler remap")
+    printf '| %s | %s | %s | %.0f | %.0f | %.0f | %.0f |\n' "$name" "$(cat "$tmp/cells_$d")" "$(cat "$tmp/cycles_$d")" \
+        "$(median < "$tmp/lagrange_$d")" "$(median < "$tmp/remap_$d")" "$(median < "$tmp/loop_$d")" \
+        "$(median < "$tmp/mem_$d")"
+    if [ -n "$out" ]; then
+        {
+            echo "grind${d}_cells $(cat "$tmp/cells_$d")"
+            echo "grind${d}_cycles $(cat "$tmp/cycles_$d")"
+            for t in lagrange remap loop; do echo "grind${d}_${t}_ns $(median < "$tmp/${t}_$d")"; done
+            echo "mem${d}_bytes_per_cell $(median < "$tmp/mem_$d")"
+        } >> "$out"
+    fi
+done

@@ -1,0 +1,234 @@
+#!/bin/sh
+# make bench: every benchmark figure beside the baseline it is compared to, with the ratio, the
+# target and whether it is met; writes results/bench_<YYYY-MM-DD_HHMM>.md and prints it.
+# A missed target is reported, never an error: the exit status is 0 unless a run fails.
+# usage: run/bench_report.sh [-n RANKS] [-q] [-o FILE]
+#   -n ranks of the parallel parts (default 2; grind time and one-rank memory use one rank)
+#   -q quick: tiny meshes, one repeat, to check the pipeline in about a minute (figures meaningless)
+#   -o write the report to FILE instead of results/bench_<date>.md
+# env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary),
+#      BENCH_BIN (directory of the raw programs of run/bench/, default build/bench)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+hydro=${HYDRO:-$top/build/hydro}
+bin=${BENCH_BIN:-$top/build/bench}
+mpirun_cmd=${MPIRUN:-mpirun}
+ranks=2
+quick=0
+report=
+usage() { echo "usage: $0 [-n RANKS] [-q] [-o FILE]" >&2; exit 2; }
+help() { sed -n '2,/^set -eu/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0; }
+while getopts n:qo:h opt; do
+    case $opt in
+    n) ranks=$OPTARG ;;
+    q) quick=1 ;;
+    o) report=$OPTARG ;;
+    h) help ;;
+    *) usage ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || usage
+case $ranks in '' | *[!0-9]*) usage ;; esac
+[ "$ranks" -ge 2 ] || { echo "$0: -n needs at least 2 ranks (the baselines exchange between ranks)" >&2; exit 2; }
+for p in "$hydro" "$bin/raw_sync" "$bin/raw_p2p" "$bin/raw_write" "$bin/raw_mem"; do
+    [ -x "$p" ] || { echo "$0: $p not found: build it with make bench" >&2; exit 1; }
+done
+export MPIRUN="$mpirun_cmd" HYDRO="$hydro" BENCH_BIN="$bin"
+stamp=$(date +%Y-%m-%d_%H%M) when=$(date '+%Y-%m-%d %H:%M')
+[ -n "$report" ] || report=$top/results/bench_$stamp$([ $quick = 1 ] && echo _quick || true).md
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+vals=$tmp/values
+: > "$vals"
+t_start=$(date +%s)
+load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+
+# Repeats and sizes: the full set fits in 10 minutes on the 2-core VM (see the Method section).
+if [ $quick = 1 ]; then
+    sync_args="-r 1 -k 2" sync_mesh="mesh.nx=$((10 * ranks)) mesh.ny=6 mesh.nz=6"
+    grind_args="-r 1 -c 2 -s 10" pat_args="-r 1" pat_deck="run.max_cycles=2 mesh.nx=$((10 * ranks))"
+    mig_args="-r 1" mig_deck="run.max_cycles=5" ckpt_args="-r 1 -c 2" ckpt_deck="mesh.nx=$((10 * ranks))"
+else
+    sync_args="-r 15 -k 100" sync_mesh="mesh.nx=$((50 * ranks)) mesh.ny=20 mesh.nz=20"
+    grind_args="-r 5 -c 20" pat_args="-r 3" pat_deck=""
+    mig_args="-r 3" mig_deck="" ckpt_args="-r 3 -c 6" ckpt_deck=""
+fi
+
+section() { # NAME COMMAND...: runs a part, keeps its output and its wall time
+    name=$1
+    shift
+    echo "bench: $name ..." >&2
+    t0=$(date +%s)
+    "$@" > "$tmp/$name.md"
+    echo "| $name | $(($(date +%s) - t0)) |" >> "$tmp/walls"
+}
+# shellcheck disable=SC2086
+run_sync() {
+    $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$bin/raw_sync" $sync_args "$top/inputs/sync_only.ini" $sync_mesh \
+        case.verify=false > "$tmp/sync.txt"
+    grep -v '^#' "$tmp/sync.txt" >> "$vals"
+    sed -n 's/^# //p' "$tmp/sync.txt"
+    echo
+    echo "| mode | seconds per set sync | us |"
+    echo "|---|---|---|"
+    for m in persistent basic raw raw_mpi; do
+        awk -v m="$m" '$1 == m "_s" {printf "| %s | %.4e | %.1f |\n", m, $2, $2 * 1e6}' "$tmp/sync.txt"
+    done
+}
+# shellcheck disable=SC2086
+run_mem() {
+    for n in 1 "$ranks"; do
+        $mpirun_cmd ${MPI_ARGS:-} -np "$n" "$bin/raw_mem" | sed "s/^peak_rss_bytes/bare_rss_${n}ranks/" >> "$vals"
+    done
+    echo "Bare MPI process (run/bench/raw_mem.c: MPI_Init, a barrier, getrusage), largest rank's peak RSS:"
+    echo
+    awk '/^bare_rss_/ {n = $1; gsub("[^0-9]", "", n); printf "- %d rank%s: %.1f MB\n", n, (n + 0 > 1 ? "s" : ""), $2 / 1e6}' "$vals"
+}
+section sync run_sync
+# shellcheck disable=SC2086
+section grind sh "$top/run/bench_grind.sh" $grind_args -o "$vals"
+section memory run_mem
+# shellcheck disable=SC2086
+section patterns sh "$top/run/bench_patterns.sh" -n "$ranks" $pat_args -o "$vals" $pat_deck
+# shellcheck disable=SC2086
+section migration sh "$top/run/bench_migration.sh" -n "$ranks" $mig_args -o "$vals" $mig_deck
+# shellcheck disable=SC2086
+section checkpoint sh "$top/run/bench_checkpoint.sh" -n "$ranks" $ckpt_args -o "$vals" $ckpt_deck
+wall=$(($(date +%s) - t_start))
+load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+
+# v KEY: a figure the parts wrote (fails loudly when a part did not produce it)
+v() {
+    x=$(awk -v k="$1" '$1 == k {x = $2} END {print x}' "$vals")
+    [ -n "$x" ] || { echo "$0: no value '$1' from the benchmark parts" >&2; exit 1; }
+    echo "$x"
+}
+# row FIGURE MEASURED UNIT BASELINE_TEXT BASELINE RATIO_KIND TARGET_OP TARGET SCALE FMT
+#   ratio = measured / baseline; the target applies to the ratio (kind "ratio") or to the
+#   measured value (kind "value"); "-" for no baseline or no target. SCALE multiplies values.
+row() {
+    awk -v fig="$1" -v m="$2" -v unit="$3" -v btext="$4" -v b="$5" -v kind="$6" -v op="$7" -v tg="$8" \
+        -v sc="$9" -v fmt="${10}" 'BEGIN {
+        mv = sprintf(fmt, m * sc) " " unit
+        bv = b == "-" ? "-" : sprintf(fmt, b * sc) " " unit " (" btext ")"
+        r = b == "-" ? "" : m / b
+        rv = r == "" ? "-" : sprintf("%.3f", r)
+        if (op == "-") { tv = "-"; met = "-" }
+        else {
+            x = kind == "ratio" ? r : m * sc
+            tv = (op == "le" ? "<= " : ">= ") tg (kind == "ratio" ? " x baseline" : " " unit)
+            ok = op == "le" ? x <= tg : x >= tg
+            met = ok ? "yes" : "**no**"
+        }
+        printf "| %s | %s | %s | %s | %s | %s |\n", fig, mv, bv, rv, tv, met
+    }'
+}
+
+c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_owned_per_rank)")
+{
+    echo "# hydro benchmark report, $when"
+    echo
+    echo "Command: \`run/bench_report.sh -n $ranks$([ $quick = 1 ] && echo ' -q' || true)\` (what \`make bench\` runs), wall time ${wall} s for the measurements."
+    echo "$("$hydro" --version | head -n 1); $(nproc) cores ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)),"
+    echo "$($mpirun_cmd --version 2>/dev/null | head -n 1); load average (1, 5, 15 min) $load_start at the start, $load_end at the end."
+    [ $quick = 0 ] || echo "**Quick mode (-q): tiny meshes and one repeat, the figures mean nothing.**"
+    echo
+    echo "## Summary"
+    echo
+    echo "Each figure was measured in this run beside its baseline (interleaved where both are runs; medians"
+    echo "over repeats). A target is a goal to track, never a failure of \`make bench\`."
+    echo
+    echo "| figure | measured | baseline | ratio | target | met |"
+    echo "|---|---|---|---|---|---|"
+    row "Grind 3D bisod_x, Lagrange (1 rank, $c3 cells)" "$(v grind3d_lagrange_ns)" ns - - - - - 1 %.0f
+    row "Grind 3D bisod_x, remap" "$(v grind3d_remap_ns)" ns - - - - - 1 %.0f
+    row "Grind 3D bisod_x, total (loop)" "$(v grind3d_loop_ns)" ns - - value le 800 1 %.0f
+    row "Grind 2D Sedov, Lagrange (1 rank, $c2 cells)" "$(v grind2d_lagrange_ns)" ns - - - - - 1 %.0f
+    row "Grind 2D Sedov, remap" "$(v grind2d_remap_ns)" ns - - - - - 1 %.0f
+    row "Grind 2D Sedov with remap, total (loop)" "$(v grind2d_loop_ns)" ns - - value le 250 1 %.0f
+    row "Memory, 1 rank, 3D bisod_x, $c3 cells" "$(v mem3d_bytes_per_cell)" B/cell "bare MPI process" \
+        "$(awk -v r="$(v bare_rss_1ranks)" -v c="$c3" 'BEGIN {print r / c}')" value le 1000 1 %.0f
+    row "Memory, 1 rank, 2D Sedov, $c2 cells" "$(v mem2d_bytes_per_cell)" B/cell "bare MPI process" \
+        "$(awk -v r="$(v bare_rss_1ranks)" -v c="$c2" 'BEGIN {print r / c}')" value le 1000 1 %.0f
+    row "Memory, $ranks ranks, $own owned cells per rank, 3 ghost layers (mahyco.ini)" "$(v mem_mahyco_bytes_per_cell)" \
+        B/cell "bare MPI process" "$(awk -v r="$(v bare_rss_${ranks}ranks)" -v c="$own" 'BEGIN {print r / c}')" \
+        value le 2000 1 %.0f
+    row "Sync, persistent, per set of $(v variables) variables" "$(v persistent_s)" us "raw Irecv/Isend" "$(v raw_s)" \
+        ratio le 1.2 1e6 %.1f
+    row "Sync, basic, per set of $(v variables) variables" "$(v basic_s)" us "raw Irecv/Isend" "$(v raw_s)" - - - 1e6 %.1f
+    for t in p2p a2a; do
+        for f in Cell Node; do
+            name=$([ $t = p2p ] && echo "point to point" || echo "MPI_Alltoallv")
+            row "Migration, $name, $f ($(awk -v b="$(v mig_${t}_${f}_bytes)" 'BEGIN {printf "%.2f", b / 1e6}') MB)" \
+                "$(v mig_${t}_${f}_MBps)" MB/s "raw Irecv/Isend" "$(v raw_${f}_MBps)" ratio ge 0.70 1 %.0f
+        done
+    done
+    row "Checkpoint write ($(awk -v b="$(v ckpt_bytes)" 'BEGIN {printf "%.1f", b / 1e6}') MB)" "$(v ckpt_GBps)" GB/s \
+        "plain write + fsync" "$(v raw_write_GBps)" ratio ge 0.50 1 %.3f
+    echo
+    echo "Grind times are ns per cell and cycle (phase timer / cells / cycles; total = the loop timer) and"
+    echo "have an absolute target, no baseline. Memory is the listing's peak RSS per owned cell of the"
+    echo "largest rank (1 KB = 1000 B, as the listing's MB = 10^6 B); its baseline is the peak RSS of a bare"
+    echo "MPI process per owned cell, the part no data structure of hydro can remove. Sync ratios are"
+    echo "hydro / raw seconds (lower is better); migration and checkpoint ratios are hydro / baseline"
+    echo "bandwidth (higher is better)."
+    echo
+    echo "## Ghost synchronisation (run/bench/raw_sync.c)"
+    echo
+    cat "$tmp/sync.md"
+    echo
+    echo "persistent and basic: hydro's sync groups (mesh/sync.c), one per variable, one after the other, as the"
+    echo "sync_only case records them; raw: a hand-written exchange of the same bytes with the same neighbours"
+    echo "(post MPI_Irecv, pack by the plan's indices, MPI_Isend, MPI_Waitall, unpack), the whole job of a sync;"
+    echo "raw_mpi: the same messages without packing or unpacking, the MPI floor (ghosts not updated)."
+    echo "The four modes alternate in one process; every ghost is checked after each timed round."
+    echo
+    echo "## Grind time and memory on one rank (run/bench_grind.sh)"
+    echo
+    cat "$tmp/grind.md"
+    echo
+    cat "$tmp/memory.md"
+    echo
+    echo "## MaHyCo bench deck, mahyco vs minimal patterns (run/bench_patterns.sh)"
+    echo
+    cat "$tmp/patterns.md"
+    echo
+    echo "## Migration (run/bench_migration.sh, raw baseline run/bench/raw_p2p.c)"
+    echo
+    cat "$tmp/migration.md"
+    echo
+    echo "The raw baseline sends the Cell and Node sizes rank 0 sent in the migration, each rank to the"
+    echo "next (on 2 ranks: both ways at once, as the shuffle does), into buffers allocated once and reused;"
+    echo "rank 0's time after a barrier, median of 5 per repeat, then over the repeats."
+    echo
+    echo "## Checkpoint (run/bench_checkpoint.sh, baseline run/bench/raw_write.c)"
+    echo
+    cat "$tmp/checkpoint.md"
+    echo
+    echo "Both sides include fsync of the file. The dump's seconds also cover the reorder to global-id"
+    echo "order, the collective HDF5 write from every rank, the rename, the directory fsync and the XDMF"
+    echo "files; the plain write is one process writing the same byte count in 4 MiB blocks."
+    echo
+    echo "## Method"
+    echo
+    if [ $quick = 1 ]; then
+        echo "Quick mode: every part with one repeat on tiny meshes."
+    else
+        echo "Sizes and repeats chosen to keep \`make bench\` within 10 minutes on 2 cores: sync 15 repeats"
+        echo "x 100 set syncs; grind 5 interleaved repeats of 20 cycles (not to the final time); patterns 3"
+        echo "repeats of the deck's 50 cycles; migration 3 repeats of the MicroHydro lb8.1 deck (30 migrations"
+        echo "per transport); checkpoint 3 repeats of 6 dumps of the bench deck at 40k owned cells per rank."
+        echo "\`run/bench_sync.sh\` (persistent vs basic through whole sync_only runs) is no longer part of"
+        echo "\`make bench\`: raw_sync times the same synchronisations directly, beside the raw exchange."
+    fi
+    echo
+    echo "| part | wall s |"
+    echo "|---|---|"
+    cat "$tmp/walls"
+} > "$tmp/report.md"
+mkdir -p "$(dirname "$report")" # now: the measurements never depend on it
+cp "$tmp/report.md" "$report"
+cat "$report"
+echo >&2
+echo "bench: report written to $report" >&2

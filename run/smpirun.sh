@@ -1,0 +1,138 @@
+#!/bin/sh
+# run/smpirun.sh: runs build-smpi/hydro on N simulated ranks of a SimGrid platform (SMPI); listing on stdout.
+set -eu
+
+usage() {
+    cat <<'EOF'
+usage: run/smpirun.sh [-p PLATFORM] [-s CELLS_SCALE] [-b BW_SCALE] [-c SMPI_CFG]... -n N DECK [section.key=value ...]
+
+Runs the SMPI build of hydro (build-smpi/hydro, built with 'make smpi' when missing) on N
+simulated ranks, one per host of PLATFORM, and writes hydro's listing to stdout (its times
+are simulated seconds). SimGrid's own messages go to stderr; the last of them gives the
+simulated time and the real time the simulation took.
+
+  -p PLATFORM     SimGrid platform XML (default run/platforms/cluster2048.xml); ranks are
+                  mapped to its hosts in order, one rank per host
+  -s CELLS_SCALE  every second of computation measured on this machine counts as
+                  CELLS_SCALE simulated seconds (default 1). Give the deck CELLS_SCALE times
+                  fewer cells per rank than the cluster run it stands for and choose
+                  CELLS_SCALE as run/platforms/README.md explains
+  -b BW_SCALE     divide every link bandwidth of the platform by BW_SCALE (default 1): the
+                  messages of a deck with BW_SCALE times smaller ghost faces then take as long
+                  as the full-size ones (latencies are unchanged)
+  -c SMPI_CFG     extra SimGrid option, e.g. -c smpi/coll-selector:mpich (repeatable)
+  -n N            number of simulated ranks (at most the platform's host count)
+  -h              this text
+
+The SMPI build has no HDF5 output: the deck must set output.checkpoint_period = -1.
+Environment: SMPI_BUILD (default build-smpi), SMPIRUN (default smpirun).
+Exit status: hydro's (0 ok, 1 runtime failure, 2 bad input); 2 on bad usage here.
+EOF
+}
+
+die() {
+    echo "smpirun.sh: $*" >&2
+    exit 2
+}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+platform=$root/run/platforms/cluster2048.xml
+scale=1
+bw=1
+np=
+extra=
+while getopts p:s:b:c:n:h opt; do
+    case $opt in
+    p) platform=$OPTARG ;;
+    s) scale=$OPTARG ;;
+    b) bw=$OPTARG ;;
+    c) extra="$extra --cfg=$OPTARG" ;;
+    n) np=$OPTARG ;;
+    h) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ -n "$np" ] || { usage >&2; die "-n N is required"; }
+[ $# -ge 1 ] || { usage >&2; die "no deck given"; }
+case $np in '' | *[!0-9]* | 0*) die "-n: '$np' is not a positive integer" ;; esac
+echo "$scale" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$' && awk "BEGIN { exit !($scale > 0) }" ||
+    die "-s: '$scale' is not a positive number"
+echo "$bw" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$' && awk "BEGIN { exit !($bw > 0) }" ||
+    die "-b: '$bw' is not a positive number"
+[ -r "$platform" ] || die "platform '$platform' not readable"
+deck=$1
+shift
+case $deck in /*) ;; *) deck=$(pwd)/$deck ;; esac
+[ -r "$deck" ] || die "deck '$deck' not readable"
+
+smpirun=${SMPIRUN:-smpirun}
+command -v "$smpirun" >/dev/null 2>&1 || die "$smpirun not found: install SimGrid with 'make -C $root smpi' (Debian libsimgrid-dev)"
+build=${SMPI_BUILD:-build-smpi}
+case $build in /*) ;; *) build=$root/$build ;; esac
+hydro=$build/hydro
+if [ ! -x "$hydro" ]; then
+    echo "smpirun.sh: building $hydro (make smpi)" >&2
+    make -s -C "$root" smpi SMPI_BUILD="$build" >&2
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hydro-smpi.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# Host names and core speed from the platform: a <cluster> (prefix, radical a-b, suffix, speed)
+# or explicit <host id=... speed=...> elements. One line per tag so that sed sees attributes together.
+tr '\n' ' ' <"$platform" | sed 's/</\n</g' >"$tmp/tags"
+attr() { sed -n "s/.*[[:space:]]$1=[\"']\([^\"']*\)[\"'].*/\1/p"; }
+if grep -q '^<cluster[[:space:]]' "$tmp/tags"; then
+    [ "$(grep -c '^<cluster[[:space:]]' "$tmp/tags")" -eq 1 ] || die "$platform: one <cluster> expected"
+    line=$(grep '^<cluster[[:space:]]' "$tmp/tags")
+    prefix=$(echo "$line" | attr prefix)
+    suffix=$(echo "$line" | attr suffix)
+    radical=$(echo "$line" | attr radical)
+    speed=$(echo "$line" | attr speed)
+    echo "$radical" | grep -Eq '^[0-9]+-[0-9]+$' || die "$platform: radical '$radical' is not of the form A-B"
+    awk -v a="${radical%-*}" -v b="${radical#*-}" -v p="$prefix" -v s="$suffix" \
+        'BEGIN { for (i = a; i <= b; i++) print p i s }' >"$tmp/hosts"
+else
+    grep '^<host[[:space:]]' "$tmp/tags" | attr id >"$tmp/hosts"
+    speed=$(grep '^<host[[:space:]]' "$tmp/tags" | head -n 1 | attr speed)
+fi
+nhosts=$(wc -l <"$tmp/hosts")
+[ "$nhosts" -gt 0 ] || die "$platform: no hosts found"
+[ "$np" -le "$nhosts" ] || die "-n $np: the platform has $nhosts hosts (one rank per host)"
+head -n "$np" "$tmp/hosts" >"$tmp/hostfile"
+
+# smpi/host-speed: flop/s credited per second measured here. CELLS_SCALE times the platform's
+# core speed makes one measured second last CELLS_SCALE simulated seconds on any host.
+flops=$(echo "$speed" | awk -v k="$scale" '
+    { if (!match($0, /^[0-9.eE+-]+/)) exit 1; v = substr($0, 1, RLENGTH); u = substr($0, RLENGTH + 1)
+      m = u == "f" ? 1 : u == "kf" ? 1e3 : u == "Mf" ? 1e6 : u == "Gf" ? 1e9 : u == "Tf" ? 1e12 : -1
+      if (m < 0) exit 1; printf "%.17g\n", v * m * k }') || die "$platform: core speed '$speed' not understood (use f, kf, Mf, Gf or Tf)"
+
+# -b: a copy of the platform whose bandwidth attributes (bw, bb_bw, ...) are divided by BW_SCALE.
+run_platform=$platform
+if [ "$bw" != 1 ]; then
+    run_platform=$tmp/platform.xml
+    awk -v k="$bw" '{
+        out = ""
+        while (match($0, /bw="[0-9.eE+-]+[A-Za-z]*"/)) {
+            at = RSTART; len = RLENGTH; a = substr($0, at + 4, len - 5); match(a, /^[0-9.eE+-]+/)
+            out = out substr($0, 1, at - 1) sprintf("bw=\"%.9g%s\"", substr(a, 1, RLENGTH) / k, substr(a, RLENGTH + 1))
+            $0 = substr($0, at + len)
+        }
+        print out $0 }' "$platform" >"$run_platform"
+fi
+
+echo "smpirun.sh: $np simulated ranks on $(basename "$platform") ($nhosts hosts, $speed per core)," \
+     "compute time x $scale (smpi/host-speed ${flops}f), bandwidths / $bw" >&2
+# -no-privatize: hydro has no mutable global state (io/ is compiled out; METIS, libinih and libm
+# keep none across MPI calls), so the ranks share one copy of the program: no per-rank dlopen copy.
+# smpi/coll-selector:ompi: Open MPI's choice of collective algorithms, as on the real runs.
+# shellcheck disable=SC2086 # $extra holds separate --cfg words
+set +e
+"$smpirun" -no-privatize -np "$np" -platform "$run_platform" -hostfile "$tmp/hostfile" \
+    --cfg=smpi/host-speed:"${flops}f" --cfg=smpi/coll-selector:ompi --cfg=smpi/display-timing:yes \
+    --log=xbt_cfg.thres:warning --log=smpi_coll.thres:warning --log=smpi_colls.thres:warning $extra "$hydro" "$deck" "$@"
+rc=$?
+set -e
+exit $rc

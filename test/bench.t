@@ -1,0 +1,71 @@
+#!/bin/sh
+# The raw baselines of make bench (run/bench/*.c) build, run on tiny inputs (2 ranks, seconds),
+# reject bad usage, and print the "key value" lines run/bench_report.sh parses. No timing is
+# asserted: only that every figure is a positive number and the data arrived intact.
+. test/lib.sh
+bb=$BUILD/bench
+out=$(make --no-print-directory BUILD="$BUILD" "$bb/raw_sync" "$bb/raw_p2p" "$bb/raw_write" "$bb/raw_mem" 2>&1)
+rc=$?
+ok $rc "the raw benchmark programs build"
+[ $rc -eq 0 ] || diag "$out"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+# positive KEY FILE: the line "KEY number" is there with a number > 0
+positive() { awk -v k="$1" '$1 == k && $2 + 0 > 0 {f = 1} END {exit !f}' "$2"; }
+
+# raw_sync: the sync_only deck on a small box; every mode checks every ghost itself (exit 1)
+mpi 2 "$bb/raw_sync" -r 3 -k 2 "$DECK" mesh.nx=16 mesh.ny=5 mesh.nz=5 > "$scratch/sync" 2>&1
+rc=$?
+ok $rc "raw_sync runs on 2 ranks"
+[ $rc -eq 0 ] || diag "$(cat "$scratch/sync")"
+grep -qx 'ghosts_checked ok' "$scratch/sync"
+ok $? "raw_sync: persistent, basic and raw exchanges fill every ghost with its owner's value"
+st=0
+for k in persistent_s basic_s raw_s raw_mpi_s bytes_per_set_max messages_per_set_max; do
+    positive $k "$scratch/sync" || st=1
+done
+ok $st "raw_sync prints positive seconds for the 4 modes, bytes and messages"
+grep -qx 'neighbours_max 1' "$scratch/sync" && grep -qx 'variables 7' "$scratch/sync"
+ok $? "raw_sync: 2 ranks of a box are one neighbour each; 5 cell + 2 node variables"
+mpi 2 "$bb/raw_sync" -r 1 > /dev/null 2>&1
+ok $(($? != 2)) "raw_sync without a deck: exit 2"
+mpi 2 "$bb/raw_sync" "$DECK" case.grouped=true > /dev/null 2>&1
+ok $(($? != 2)) "raw_sync with grouped synchronisations: exit 2"
+
+# raw_p2p: one line per size, in order, the size echoed
+mpi 2 "$bb/raw_p2p" -r 3 1000 300000 > "$scratch/p2p" 2>&1
+rc=$?
+ok $rc "raw_p2p runs on 2 ranks"
+[ $rc -eq 0 ] || diag "$(cat "$scratch/p2p")"
+awk 'NR == 1 && $1 == "size" && $2 == 1000 && $3 == "seconds" && $4 > 0 && $5 == "MBps" && $6 > 0 {a = 1}
+     NR == 2 && $2 == 300000 && $4 > 0 {b = 1} END {exit !(a && b && NR == 2)}' "$scratch/p2p"
+ok $? "raw_p2p: 'size N seconds S MBps B' for each size"
+mpi 1 "$bb/raw_p2p" 1000 > /dev/null 2>&1
+ok $(($? != 2)) "raw_p2p on one rank: exit 2"
+mpi 2 "$bb/raw_p2p" 12x > /dev/null 2>&1
+ok $(($? != 2)) "raw_p2p with a bad size: exit 2"
+
+# raw_write: the byte count, and no file left behind
+"$bb/raw_write" -r 2 "$scratch" 300000 > "$scratch/write" 2>&1
+rc=$?
+ok $rc "raw_write runs"
+awk '$1 == "bytes" && $2 == 300000 && $3 == "seconds" && $4 > 0 && $5 == "GBps" && $6 > 0 {f = 1} END {exit !f}' \
+    "$scratch/write"
+ok $? "raw_write: 'bytes N seconds S GBps B'"
+[ ! -e "$scratch/.raw_write.tmp" ]
+ok $? "raw_write removes its file"
+"$bb/raw_write" "$scratch/missing/dir" 1000 > /dev/null 2>&1
+ok $(($? != 1)) "raw_write into a missing directory: exit 1"
+"$bb/raw_write" "$scratch" -5 > /dev/null 2>&1
+ok $(($? != 2)) "raw_write with a bad byte count: exit 2"
+
+# raw_mem: a bare MPI process holds some MB
+mpi 2 "$bb/raw_mem" > "$scratch/mem" 2>&1
+awk '$1 == "peak_rss_bytes" && $2 > 1e6 {f = 1} END {exit !f}' "$scratch/mem"
+ok $? "raw_mem prints the peak RSS of a bare MPI process"
+
+# the report's driver refuses bad usage before running anything
+sh run/bench_report.sh -n 1 > /dev/null 2>&1
+ok $(($? != 2)) "bench_report.sh -n 1: exit 2"
+done_testing
