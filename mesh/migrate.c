@@ -147,6 +147,8 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
     /* transfer: cells, then nodes (the time of the transfer alone, as Arcane reports it) */
     for (int f = 0; f < 2; f++) {
         now_date(mg->date[f], sizeof mg->date[f]);
+        /* every rank starts together: the time is the transfer's, not a slower rank's packing */
+        MPI_CHECK(MPI_Barrier(comm));
         double t = comm_wtime();
         if (collective)
             comm_exchange_collective(comm, &out[f], &mg->in[f]);
