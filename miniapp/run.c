@@ -38,7 +38,10 @@ static void usage(FILE *out)
             "                                   cell migrations use MPI_Alltoallv instead of\n"
             "                                   MPI_Isend/MPI_Irecv\n"
             "\n"
-            "deck keys ([section] key type default (allowed) and meaning):\n");
+            "timers of the listing (seconds; grind time = seconds / (owned cells x cycles)):\n");
+    timers_print_help(out);
+    fprintf(out, "\n"
+                 "deck keys ([section] key type default (allowed) and meaning):\n");
     deck_print_reference(out, false);
 }
 

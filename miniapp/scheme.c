@@ -448,7 +448,9 @@ int scheme_cycle(struct scheme *s, struct run *run)
     if (s->pattern == PATTERN_MAHYCO) /* MaHyCo: each saved variable synchronised separately */
         for (int i = 0; i < 5; i++)
             sync_now(s, run, s->g_save[i]);
-    lagrange_geometry(m, f, m->ncells); /* corner vectors at level n */
+    /* corner vectors at level n of the cells around the nodes computed here: the MaHyCo pattern
+     * computes owned nodes, whose cells are layers 0 and 1; the minimal one all layers */
+    lagrange_geometry(m, f, s->pattern == PATTERN_MINIMAL ? m->ncells : m->cell_layer_start[m->nlayers >= 1 ? 2 : 1]);
     if (!s->hp.remap) { /* walls follow the boundary as it moves (with the remap it never does) */
         walls_free(&s->walls);
         walls_build(m, f->x, m->node_layer_start[m->nlayers], &s->walls);

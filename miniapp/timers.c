@@ -1,6 +1,7 @@
 /* Named wall-clock timers and their tables (see timers.h). */
 #include "timers.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -30,6 +31,17 @@ void timers_stop(struct timers *t, enum timer_id id)
 }
 
 const char *timer_name(enum timer_id id) { return names[id]; }
+
+void timers_print_help(FILE *out)
+{
+    static const char *const help[] = {
+#define X(id, name, text) text,
+        TIMER_LIST(X)
+#undef X
+    };
+    for (int i = 0; i < TIMER_COUNT; i++)
+        fprintf(out, "  %-10s %s\n", names[i], help[i]);
+}
 
 void timers_print_local(const struct timers *t, struct listing *l)
 {

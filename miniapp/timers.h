@@ -3,6 +3,7 @@
 #define HYDRO_TIMERS_H
 
 #include <mpi.h>
+#include <stdio.h>
 
 #include "listing.h"
 
@@ -38,6 +39,7 @@ struct timers {
 
 double timers_now(void); /* monotonic wall clock, seconds */
 void timers_init(struct timers *t);
+void timers_print_help(FILE *out); /* the table above, for --help */
 void timers_start(struct timers *t, enum timer_id id);
 void timers_stop(struct timers *t, enum timer_id id);
 const char *timer_name(enum timer_id id);

@@ -87,15 +87,19 @@ void remap_values(const struct mesh *m, const struct hydro_fields *f, struct rem
     const int nv = m->el->nnodes;
     const double inv_nv = 1.0 / nv; /* exact (4 or 8): multiplying is dividing, only faster */
     for (int32_t c = 0; c < nc; c++) {
-        double xc[MAX_CELL_NODES][3], u[3] = {0, 0, 0}, k = 0;
-        gather(m, f->x, c, xc);
-        geom_centre(m->el, (const double(*)[3])xc, w->centre + 3 * (size_t)c);
+        /* centre as geom_centre (sum, then times 1/nv), in the same pass as the velocities */
+        double x[3] = {0, 0, 0}, u[3] = {0, 0, 0}, k = 0;
         for (int i = 0; i < nv; i++) {
-            const double *v = f->v + 3 * (size_t)m->cell_nodes[(size_t)c * nv + i];
-            for (int d = 0; d < 3; d++)
+            const size_t n = (size_t)m->cell_nodes[(size_t)c * nv + i];
+            const double *v = f->v + 3 * n, *xn = f->x + 3 * n;
+            for (int d = 0; d < 3; d++) {
+                x[d] += xn[d];
                 u[d] += v[d] * inv_nv;
+            }
             k += 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * inv_nv;
         }
+        for (int d = 0; d < 3; d++)
+            w->centre[3 * (size_t)c + d] = x[d] * inv_nv;
         double *phi = w->phi + (size_t)c * REMAP_NPHI;
         phi[P_RHO] = f->rho[c];
         phi[P_E] = f->e[c];
