@@ -127,11 +127,15 @@ echo "smpirun.sh: $np simulated ranks on $(basename "$platform") ($nhosts hosts,
      "compute time x $scale (smpi/host-speed ${flops}f), bandwidths / $bw" >&2
 # -no-privatize: hydro has no mutable global state (io/ is compiled out; METIS, libinih and libm
 # keep none across MPI calls), so the ranks share one copy of the program: no per-rank dlopen copy.
-# smpi/coll-selector:ompi: Open MPI's choice of collective algorithms, as on the real runs.
+# smpi/coll-selector:ompi: Open MPI's choice of collective algorithms, as on the real runs, except
+# MPI_Alltoall(v) (comm_exchange in the mesh setup, see mesh/comm.c): ring, one message in flight
+# per rank, because SimGrid's cost per message grows with the flows in flight (128 ranks: setup
+# 9 s with ring, over 10 min with Open MPI's linear algorithm).
 # shellcheck disable=SC2086 # $extra holds separate --cfg words
 set +e
 "$smpirun" -no-privatize -np "$np" -platform "$run_platform" -hostfile "$tmp/hostfile" \
-    --cfg=smpi/host-speed:"${flops}f" --cfg=smpi/coll-selector:ompi --cfg=smpi/display-timing:yes \
+    --cfg=smpi/host-speed:"${flops}f" --cfg=smpi/coll-selector:ompi --cfg=smpi/alltoall:ring --cfg=smpi/alltoallv:ring \
+    --cfg=smpi/display-timing:yes \
     --log=xbt_cfg.thres:warning --log=smpi_coll.thres:warning --log=smpi_colls.thres:warning $extra "$hydro" "$deck" "$@"
 rc=$?
 set -e

@@ -1,0 +1,61 @@
+#!/bin/sh
+# SimGrid SMPI build (make smpi, run/smpirun.sh): skipped without smpicc or build-smpi/hydro; a tiny
+# deck on 4 simulated ranks gives the real build's results, the SMPI notes and scaled times.
+. test/lib.sh
+SMPI_BUILD=${HYDRO_SMPI_BUILD:-build-smpi}
+case $SMPI_BUILD in /*) ;; *) SMPI_BUILD=$top/$SMPI_BUILD ;; esac
+if ! command -v smpicc >/dev/null 2>&1; then
+    echo "1..0 # SKIP smpicc not installed (make smpi installs SimGrid)"
+    exit 0
+fi
+if [ ! -x "$SMPI_BUILD/hydro" ]; then
+    echo "1..0 # SKIP $SMPI_BUILD/hydro not built (make smpi)"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+export SMPI_BUILD
+LAUNCH=$top/run/smpirun.sh
+# 30 cycles of Sod along x with the remap on a 64 x 4 x 4 mesh: totals listed every 10 cycles.
+set -- $top/inputs/sod_x.ini mesh.nx=64 mesh.ny=4 mesh.nz=4 run.max_cycles=30 output.listing_period=10 \
+    output.checkpoint_period=-1 physics.remap=euler
+# loop_time FILE: the simulated loop seconds of a listing.
+loop_time() { sed -n 's/.*  loop: *\([0-9.e+-]*\) .*/\1/p' "$1"; }
+
+timeout "$TIMEOUT" sh "$LAUNCH" -n 4 "$@" > sim.out 2> sim.err
+rc=$?
+ok $rc "run/smpirun.sh -n 4 runs a deck"
+[ $rc -eq 0 ] || diag "$(cat sim.err)"
+grep -q '^\*I-Internal   TotalReel = .*  loop: ' sim.out; ok $? "the listing on stdout has the TotalReel loop line"
+grep -q 'SMPI build.*blocking MPI_Allreduce' sim.out; ok $? "the listing says the SMPI build's reductions are blocking"
+grep -q ', 4 ranks, ' sim.out; ok $? "hydro ran on 4 simulated ranks"
+! grep -q '^\[' sim.out; ok $? "SimGrid's messages stay off stdout"
+
+# Same code, same reductions: the totals printed by the simulated run are those of a real run.
+if [ -x "$HYDRO" ]; then
+    mpi 4 "$HYDRO" "$@" > real.out 2> real.err
+    grep '^\*I-Hydro      Totals' real.out > real.tot
+    grep '^\*I-Hydro      Totals' sim.out > sim.tot
+    [ -s real.tot ] && cmp -s real.tot sim.tot; ok $? "mass and energy totals equal the real build's, digit for digit"
+    [ -s real.tot ] || diag "$(cat real.err)"
+fi
+
+timeout "$TIMEOUT" sh "$LAUNCH" -s 8 -n 4 "$@" > sim8.out 2> sim8.err
+t1=$(loop_time sim.out) t8=$(loop_time sim8.out)
+awk -v a="$t1" -v b="$t8" 'BEGIN { exit !(a > 0 && b > 3 * a) }'
+ok $? "-s 8 makes the simulated loop longer (loop $t1 s, with -s 8: $t8 s)"
+
+timeout "$TIMEOUT" sh "$LAUNCH" -n 2 "$@" output.checkpoint_period=5 > dump.out 2> dump.err
+rc=$?
+[ $rc -eq 2 ] && grep -q 'no HDF5 output; set output.checkpoint_period = -1' dump.err
+ok $? "a deck asking for dumps is refused with exit 2"
+[ $rc -eq 2 ] || diag "exit $rc: $(cat dump.err)"
+
+sh "$LAUNCH" -n 0 "$top/inputs/sod_x.ini" > /dev/null 2> usage.err
+[ $? -eq 2 ]; ok $? "bad usage exits 2"
+sh "$LAUNCH" -n 4096 "$top/inputs/sod_x.ini" > /dev/null 2> usage.err
+[ $? -eq 2 ] && grep -q 'hosts' usage.err; ok $? "more ranks than platform hosts is refused"
+sh "$LAUNCH" -h | grep -q '^usage: run/smpirun.sh'; ok $? "-h prints the usage"
+
+done_testing
