@@ -165,6 +165,10 @@ const struct deck_key deck_keys[] = {
      OFF(checkpoint_dir)},
     {"output", "checkpoint_keep", KEY_INT, "3", 0, BIG, NULL, "dumps of this run kept on disk, newest first (0: all)",
      OFF(checkpoint_keep)},
+    {"output", "walltime", KEY_DOUBLE, "0", 0, 1e9, NULL,
+     "seconds of wall time the run may take: before that it dumps and ends (exit 0) for a restart (0: no limit; "
+     "SIGTERM does the same at once, SIGUSR1 dumps and goes on)",
+     OFF(walltime)},
 
     {"run", "max_cycles", KEY_INT, "50", 0, BIG, NULL, "last cycle of the time loop (a restart continues to it)",
      OFF(max_cycles)},

@@ -57,6 +57,7 @@ struct config {
     long checkpoint_period; /* cycles; 0: at the end only; -1: never */
     char checkpoint_dir[DECK_STRING_MAX];
     long checkpoint_keep; /* 0: keep all */
+    double walltime;      /* seconds; 0: no limit */
     /* [run] */
     long max_cycles;
 };

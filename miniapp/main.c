@@ -85,6 +85,7 @@ static void dump(struct run *run)
         run_exit_collective(run, EXIT_RUNTIME, err);
     timers_stop(&run->tm, TIMER_DUMP);
     run->last_dump = run->cycle;
+    snprintf(run->dump_path, sizeof run->dump_path, "%s", rep.path);
     listing_printf(run->lst, "Checkpoint", "Dump %s: cycle %ld, %.3f MB in %.3f s (%.3f GB/s)", rep.path, run->cycle,
                    rep.bytes / 1e6, rep.seconds, rep.seconds > 0 ? rep.bytes / rep.seconds / 1e9 : 0.0);
 }
@@ -132,6 +133,7 @@ static void prolog(struct run *run)
             sync_case_check_restart(run->sync_case, run);
     }
     run->lb = lb_create(run);
+    stop_create(&run->stop, run->comm, cfg->walltime, run->t_start);
     if (cfg->checkpoint_period >= 0) {
         run->dumps = checkpointer_create(run->comm, cfg->checkpoint_dir, cfg->checkpoint_keep, err, sizeof err);
         if (!run->dumps)
@@ -154,6 +156,25 @@ static int cycle(struct run *run)
     return 0;
 }
 
+/* A stop request every rank agreed on: dump (once per cycle), say where and how to restart.
+ * Returns 1 when the run must end here (SIGTERM, walltime), 0 to go on (SIGUSR1). */
+static int act_on_stop(struct run *run, enum stop_request req)
+{
+    const char *why = stop_reason(req);
+    if (run->dumps) {
+        if (run->last_dump != run->cycle)
+            dump(run);
+        listing_printf(run->lst, "Stop", "%s at cycle %ld (time %.6e): dump %s; %s with: mpirun -np %d hydro --restart %s",
+                       why, run->cycle, run->time, run->dump_path, req == STOP_DUMP ? "going on; it restarts" : "ending; continue",
+                       run->size, run->dump_path);
+    } else {
+        listing_printf(run->lst, "Stop", "%s at cycle %ld (time %.6e): no dump (output.checkpoint_period = -1)%s", why,
+                       run->cycle, run->time, req == STOP_DUMP ? "; going on" : "; ending");
+    }
+    listing_flush(run->lst);
+    return req != STOP_DUMP;
+}
+
 /* The hydro cases stop at final_time too. */
 static int more(const struct run *run)
 {
@@ -171,6 +192,7 @@ static void time_loop(struct run *run)
     long dump_period = run->cfg.checkpoint_period;
     for (run->cycle = run->first_cycle; more(run); run->cycle++) {
         double t0 = timers_now(), comm0 = run->tm.total[TIMER_SYNC] + run->tm.total[TIMER_REDUCE];
+        double dump0 = run->tm.total[TIMER_DUMP];
         int failed = cycle(run);
         lb_account(run->lb, run, (timers_now() - t0) - (run->tm.total[TIMER_SYNC] + run->tm.total[TIMER_REDUCE] - comm0));
         if (failed) { /* the state at the failure, for the post-mortem, then exit 1 */
@@ -192,6 +214,12 @@ static void time_loop(struct run *run)
         if (run->dumps && dump_period > 0 && run->cycle % dump_period == 0)
             dump(run);
         lb_step(run->lb, run);
+        double now = timers_now(), dumped = run->tm.total[TIMER_DUMP] - dump0;
+        enum stop_request req = stop_poll(&run->stop, now, now - t0 - dumped, dumped);
+        if (req != STOP_NONE && act_on_stop(run, req) && !last_one) {
+            run->cycle++; /* as if the loop had ended after this cycle */
+            break;
+        }
     }
     run->cycle--; /* the last cycle done */
     timers_stop(&run->tm, TIMER_LOOP);
@@ -220,6 +248,7 @@ static void epilog(struct run *run)
     if (run->dumps && run->last_dump != run->cycle)
         dump(run);
     checkpointer_destroy(run->dumps);
+    stop_destroy(&run->stop);
     if (run->scheme) {
         scheme_listing(run->scheme, run, 1);
         scheme_report(run->scheme, run);

@@ -52,6 +52,7 @@ _Noreturn void run_exit_collective(struct run *run, int status, const char *msg)
         fflush(stderr);
     }
     fflush(stdout);
+    reduction_finish(&run->stop.red); /* every rank leaves here together: no request left behind */
     listing_destroy(run->lst);
     run->lst = NULL;
     comm_finalize();

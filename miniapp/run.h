@@ -8,6 +8,7 @@
 #include "listing.h"
 #include "mesh.h"
 #include "sync.h"
+#include "stop.h"
 #include "timers.h"
 #include "vars.h"
 
@@ -39,6 +40,8 @@ struct run {
     long last_dump;   /* cycle of the last dump written or read, -1 if none */
     double time, dt;
     double dt_old; /* the previous step: velocities advance by (dt_old + dt) / 2 */
+    struct stop stop; /* SIGTERM, SIGUSR1, walltime */
+    char dump_path[8192]; /* the last dump written */
 };
 
 /* Command line and deck (or, with --restart FILE, the deck stored in the dump). Handles
