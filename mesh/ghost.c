@@ -56,7 +56,10 @@ static void nodelists_read(struct nodelists *l, struct buf *b)
     }
 }
 
-/* The directory: every (node, cell, owner) triple of the mesh, held by rank node % P. */
+/* The directory: every (node, cell, owner) triple of the mesh, held by rank node / block, the
+ * node ids cut in P ranges. Ranges rather than node % P: the nodes of a compact subdomain have
+ * few distinct ranges, so each rank talks to a few homes instead of all P (the set-up's
+ * messages grew as P^2 otherwise, which is what limited simulated runs to a few hundred ranks). */
 struct dir_entry {
     int64_t node, cell;
     int64_t owner;
@@ -71,22 +74,28 @@ static int cmp_entry(const void *a, const void *b)
 }
 
 struct directory {
+    int64_t block; /* node ids per home rank */
     int64_t n;
     struct dir_entry *e; /* sorted by (node, cell) */
     struct idmap first;  /* node -> index of its first entry */
 };
 
-static int home(int64_t node, int P) { return (int)(node % P); }
+static int home(const struct directory *d, int64_t node) { return (int)(node / d->block); }
 
 static void directory_build(MPI_Comm comm, const struct cellset *own, struct directory *d)
 {
     int P = comm_size(comm), nv = own->el->nnodes;
+    long long top = -1;
+    for (int64_t i = 0; i < own->ncells * nv; i++)
+        top = own->nodes[i] > top ? own->nodes[i] : top;
+    top = comm_max_ll(comm, top);
+    d->block = (top + 1) / P + 1; /* home(top) < P */
     struct outbox out;
     outbox_init(&out, comm);
     for (int64_t c = 0; c < own->ncells; c++)
         for (int k = 0; k < nv; k++) {
             int64_t node = own->nodes[c * nv + k];
-            struct buf *b = &out.to[home(node, P)];
+            struct buf *b = &out.to[home(d, node)];
             buf_put_i64(b, node);
             buf_put_i64(b, own->gid[c]);
         }
@@ -166,11 +175,10 @@ static void directory_push_shared(MPI_Comm comm, const struct directory *d, stru
 static void directory_query(MPI_Comm comm, const struct directory *d, const int64_t *nodes, int64_t n,
                             struct nodelists *known)
 {
-    int P = comm_size(comm);
     struct outbox out;
     outbox_init(&out, comm);
     for (int64_t i = 0; i < n; i++)
-        buf_put_i64(&out.to[home(nodes[i], P)], nodes[i]);
+        buf_put_i64(&out.to[home(d, nodes[i])], nodes[i]);
     struct inbox in;
     comm_exchange(comm, &out, &in);
     for (int i = 0; i < in.n; i++)
