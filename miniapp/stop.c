@@ -45,14 +45,18 @@ enum stop_request stop_poll(struct stop *s, double now, double cycle_s, double d
         got_usr1 = 0;
         mine = STOP_DUMP;
     }
-    /* the request is acted on a cycle later: leave two cycles and a dump before the limit */
-    if (s->walltime > 0 && now - s->t_start + 2 * s->cycle_worst + 1.5 * s->dump_worst + 1.0 >= s->walltime)
+    if (stop_walltime_near(now - s->t_start, s->walltime, s->cycle_worst, s->dump_worst))
         mine = STOP_WALLTIME;
     if (got_term)
         mine = STOP_TERM;
     double v = -(double)mine; /* the strongest request wins: a minimum of negatives */
     reduction_start(s->comm, &s->red, &v, 1, 1);
     return agreed;
+}
+
+int stop_walltime_near(double elapsed, double walltime, double cycle_worst, double dump_worst)
+{
+    return walltime > 0 && elapsed + 2 * cycle_worst + 1.5 * dump_worst + 1.0 >= walltime;
 }
 
 void stop_destroy(struct stop *s)

@@ -28,6 +28,10 @@ void stop_create(struct stop *s, MPI_Comm comm, double walltime, double t_start)
  * cycle_s and dump_s are this cycle's seconds, for the walltime margin. */
 enum stop_request stop_poll(struct stop *s, double now, double cycle_s, double dump_s);
 void stop_destroy(struct stop *s);
+/* The walltime rule: stop now when the elapsed seconds plus what the stop still needs (the
+ * request acts a cycle later: two of the slowest cycles, 1.5 of the slowest dumps and one
+ * second of slack) reach the limit. Pure, for the unit tests. */
+int stop_walltime_near(double elapsed, double walltime, double cycle_worst, double dump_worst);
 const char *stop_reason(enum stop_request r);
 
 #endif
