@@ -41,39 +41,9 @@ case $range in
      fi ;;
 *) echo "plot_field.sh: -c $range: want MIN:MAX" >&2; exit 2 ;;
 esac
-if [ -d "$dump" ]; then
-    # the run's last dump is the newest file (dump names are hydro_<6 digits>.h5: ls is safe)
-    newest=$(cd "$dump" && ls -t hydro_*.h5 2>/dev/null | head -n 1) || true
-    if [ -z "$newest" ]; then
-        echo "plot_field.sh: no hydro_*.h5 dump in directory $dump" >&2
-        exit 2
-    fi
-    dump=${dump%/}/$newest
-elif [ ! -f "$dump" ]; then
-    echo "plot_field.sh: $dump: no such file" >&2
-    exit 2
-fi
+me=plot_field.sh
+. "$top/run/plot_common.sh"
 out=${3:-${dump%.h5}_$var.png}
-
-if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "plot_field.sh: gnuplot not found: install it (Debian: apt-get install gnuplot-nox, or make deps)" >&2
-    exit 1
-fi
-build=${HYDRO_BUILD:-$top/build}
-case $build in /*) ;; *) build=$top/$build ;; esac
-tool=$build/test/plotdata
-if [ ! -x "$tool" ]; then
-    make --no-print-directory -s -C "$top" BUILD="$build" "$tool" >&2 || {
-        echo "plot_field.sh: cannot build $tool (make $tool in $top)" >&2
-        exit 1
-    }
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-# plotdata checks the dump and the variable and says what is wrong (exit 2)
-"$tool" "$dump" info "$var" > "$tmp/info" || exit $?
-info() { awk -v k="$1" '$1 == k {sub(/^[^ ]+ /, ""); print; exit}' "$tmp/info"; }
 "$tool" "$dump" cells "$var" > "$tmp/cells"
 if [ "$(info drawn)" = 0 ]; then
     echo "plot_field.sh: $dump: no finite value of $var to draw" >&2

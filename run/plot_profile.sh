@@ -35,37 +35,9 @@ case $axis in
 *) echo "plot_profile.sh: -a $axis: want x, y, z or r" >&2; exit 2 ;;
 esac
 dump=$1 var=$2
-if [ -d "$dump" ]; then
-    newest=$(cd "$dump" && ls -t hydro_*.h5 2>/dev/null | head -n 1) || true
-    if [ -z "$newest" ]; then
-        echo "plot_profile.sh: no hydro_*.h5 dump in directory $dump" >&2
-        exit 2
-    fi
-    dump=${dump%/}/$newest
-elif [ ! -f "$dump" ]; then
-    echo "plot_profile.sh: $dump: no such file" >&2
-    exit 2
-fi
+me=plot_profile.sh
+. "$top/run/plot_common.sh"
 out=${3:-${dump%.h5}_${var}_profile.png}
-
-if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "plot_profile.sh: gnuplot not found: install it (Debian: apt-get install gnuplot-nox, or make deps)" >&2
-    exit 1
-fi
-build=${HYDRO_BUILD:-$top/build}
-case $build in /*) ;; *) build=$top/$build ;; esac
-tool=$build/test/plotdata
-if [ ! -x "$tool" ]; then
-    make --no-print-directory -s -C "$top" BUILD="$build" "$tool" >&2 || {
-        echo "plot_profile.sh: cannot build $tool (make $tool in $top)" >&2
-        exit 1
-    }
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-"$tool" "$dump" info "$var" > "$tmp/info" || exit $?
-info() { awk -v k="$1" '$1 == k {sub(/^[^ ]+ /, ""); print; exit}' "$tmp/info"; }
 [ -n "$axis" ] || axis=$(info axis)
 "$tool" "$dump" profile "$var" "$axis" > "$tmp/cells" || exit $?
 # no exact solution is not an error: the reason goes in the picture's key
