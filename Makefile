@@ -8,7 +8,7 @@ ASAN_BUILD ?= build-asan
 
 # Debian packages the build and the tests need (make deps installs the missing ones).
 DEB_PKGS := libopenmpi-dev openmpi-bin libmetis-dev libhdf5-openmpi-dev hdf5-tools libinih-dev pkg-config \
-            libxml2-utils gnuplot-nox
+            libxml2-utils gnuplot-nox valgrind
 PKGS := hdf5-mpi inih
 
 CFLAGS ?= -O2 -g
@@ -50,7 +50,7 @@ TOOL_SRC := $(wildcard test/tools/*.c)
 TEST_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%) $(MPI_TEST_SRC:test/mpi/%.c=$(BUILD)/test/%) \
             $(TOOL_SRC:test/tools/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps run check tests asan-tests bench clean readme smpi FORCE
+.PHONY: all deps run check tests asan-tests bench clean readme smpi fuzz FORCE
 all: $(BUILD)/hydro
 
 $(BUILD)/hydro: $(BUILD)/miniapp/main.o $(BUILD)/libhydro.a
@@ -82,7 +82,11 @@ $(BUILD)/version.h: miniapp/version.h.in FORCE
 	 sed "s/@REVISION@/$$rev/" miniapp/version.h.in > $@.tmp; \
 	 if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-tests: $(BUILD)/hydro $(TEST_BIN)
+# Fuzz harnesses (make fuzz) and their corpus replayers, built with the tests (test/fuzz/fuzz.mk).
+FUZZ_REPLAY_BIN :=
+-include test/fuzz/fuzz.mk
+
+tests: $(BUILD)/hydro $(TEST_BIN) $(FUZZ_REPLAY_BIN)
 
 # Everything again under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build dir
 # (test/asan.t runs the unit tests, test/asan_mpi.t hydro and the MPI mesh test).

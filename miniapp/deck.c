@@ -172,6 +172,12 @@ const struct deck_key deck_keys[] = {
 
     {"run", "max_cycles", KEY_INT, "50", 0, BIG, NULL, "last cycle of the time loop (a restart continues to it)",
      OFF(max_cycles)},
+    {"run", "test_nan_cycle", KEY_INT, "0", 0, BIG, NULL,
+     "for tests only: at the start of this cycle the energy of cell test_nan_cell becomes NaN, to check that the run "
+     "stops naming the cell and the cycle after a dump (0: never)",
+     OFF(test_nan_cycle)},
+    {"run", "test_nan_cell", KEY_INT, "0", 0, 1e18, NULL, "for tests only: global id of the cell test_nan_cycle spoils",
+     OFF(test_nan_cell)},
 };
 const int deck_nkeys = (int)(sizeof deck_keys / sizeof deck_keys[0]);
 

@@ -60,6 +60,7 @@ struct config {
     double walltime;      /* seconds; 0: no limit */
     /* [run] */
     long max_cycles;
+    long test_nan_cycle, test_nan_cell; /* tests only: NaN injected into a cell's energy */
 };
 
 enum key_type { KEY_INT, KEY_DOUBLE, KEY_STRING, KEY_ENUM, KEY_BOOL };
