@@ -71,9 +71,9 @@ $(BUILD)/test/%: test/mpi/%.c $(BUILD)/libhydro.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itest $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/test/%: test/tools/%.c test/exact/exact.h
+$(BUILD)/test/%: test/tools/%.c test/exact/exact.h $(BUILD)/libhydro.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itest $(PKG_CFLAGS) -o $@ $< $(LDFLAGS) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itest $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
 
 # Version header: rewritten only when the revision changes, so builds stay incremental.
 $(BUILD)/version.h: miniapp/version.h.in FORCE

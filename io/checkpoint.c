@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "comm.h"
+#include "crc32.h"
 #include "h5util.h"
 #include "xdmf.h"
 
@@ -23,6 +24,15 @@ struct checkpointer {
     long keep;
     int nwritten;
     long *written; /* cycles of this run's dumps still on disk, oldest first */
+    struct crc32_tables *crc;
+};
+
+/* What every dataset write needs. */
+struct writer {
+    MPI_Comm comm;
+    hid_t dxpl;
+    const struct crc32_tables *crc;
+    const char *path;
 };
 
 static int64_t block_size(int64_t n, int P)
@@ -82,6 +92,8 @@ struct checkpointer *checkpointer_create(MPI_Comm comm, const char *dir, long ke
     cp->comm = comm;
     snprintf(cp->dir, sizeof cp->dir, "%s", dir);
     cp->keep = keep;
+    cp->crc = xmalloc(sizeof *cp->crc);
+    crc32_tables_init(cp->crc);
     h5_quiet();
     return cp;
 }
@@ -91,6 +103,7 @@ void checkpointer_destroy(struct checkpointer *cp)
     if (!cp)
         return;
     free(cp->written);
+    free(cp->crc);
     free(cp);
 }
 
@@ -171,16 +184,21 @@ static char *reorder_exchange(MPI_Comm comm, struct reorder *ro, char *sbuf, siz
     return block;
 }
 
-/* One dataset [N] (k = 0) or [N][k], this rank writing rows [lo, lo + cnt) collectively. */
-static hid_t write_rows(hid_t group, const char *name, hid_t ftype, hid_t mtype, int64_t N, int k, int64_t lo,
-                        int64_t cnt, const void *buf, hid_t dxpl, const char *path)
+/* One dataset [N] (k = 0) or [N][k], this rank writing rows [lo, lo + cnt) collectively, with
+ * attribute crc32: the CRC-32 of the dataset's bytes as stored (little-endian, row after row),
+ * which restart checks and anyone can recompute (h5dump -b LE, then any crc32 tool). */
+static hid_t write_rows(const struct writer *w, hid_t group, const char *name, hid_t ftype, hid_t mtype, int64_t N,
+                        int k, int64_t lo, int64_t cnt, const void *buf)
 {
+    const char *path = w->path;
     int rank = k ? 2 : 1;
     hsize_t dims[2] = {(hsize_t)N, (hsize_t)k}, start[2] = {(hsize_t)lo, 0}, count[2] = {(hsize_t)cnt, (hsize_t)k};
     hid_t fspace = H5_CHECK(H5Screate_simple(rank, dims, NULL), path);
     hid_t dset = H5_CHECK(H5Dcreate2(group, name, ftype, fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), path);
     hid_t mspace;
     static const double dummy = 0;
+    const uint64_t row = (uint64_t)(k ? k : 1) * H5Tget_size(mtype);
+    const uint32_t crc = crc32_update(w->crc, 0, buf, (size_t)(row * (uint64_t)cnt));
     if (cnt > 0) {
         H5_CHECK(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL), path);
         mspace = H5_CHECK(H5Screate_simple(rank, count, NULL), path);
@@ -191,9 +209,10 @@ static hid_t write_rows(hid_t group, const char *name, hid_t ftype, hid_t mtype,
         H5_CHECK(H5Sselect_none(mspace), path);
         buf = &dummy;
     }
-    H5_CHECK(H5Dwrite(dset, mtype, mspace, fspace, dxpl, buf), path);
+    H5_CHECK(H5Dwrite(dset, mtype, mspace, fspace, w->dxpl, buf), path);
     H5_CHECK(H5Sclose(mspace), path);
     H5_CHECK(H5Sclose(fspace), path);
+    h5_attr_u32(dset, "crc32", h5_crc_of_parts(w->comm, row * (uint64_t)lo, row * (uint64_t)cnt, crc), path);
     return dset;
 }
 
@@ -206,16 +225,17 @@ static double *column(const char *block, int64_t cnt, size_t rec, size_t off, in
     return c;
 }
 
-static void write_vars(hid_t group, const struct registry *reg, enum var_center center, const char *block,
-                       int64_t N, int64_t lo, int64_t cnt, size_t rec, size_t off, hid_t dxpl, const char *path)
+static void write_vars(const struct writer *w, hid_t group, const struct registry *reg, enum var_center center,
+                       const char *block, int64_t N, int64_t lo, int64_t cnt, size_t rec, size_t off)
 {
+    const char *path = w->path;
     for (int v = 0; v < reg->n; v++) {
         const struct var *var = &reg->v[v];
         if (var->center != center || !(var->flags & VAR_CHECKPOINT))
             continue;
         double *c = column(block, cnt, rec, off, var->ncomp);
-        hid_t d = write_rows(group, var->name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, N, var->ncomp > 1 ? var->ncomp : 0,
-                             lo, cnt, c, dxpl, path);
+        hid_t d = write_rows(w, group, var->name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, N, var->ncomp > 1 ? var->ncomp : 0,
+                             lo, cnt, c);
         h5_attr_string(d, "unit", var->unit, path);
         h5_attr_string(d, "centering", center == VAR_CELL ? "cell" : "node", path);
         H5_CHECK(H5Dclose(d), path);
@@ -292,10 +312,13 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
     H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), tmp);
     H5_CHECK(H5Pset_all_coll_metadata_ops(fapl, 1), tmp);
     H5_CHECK(H5Pset_coll_metadata_write(fapl, 1), tmp);
+    /* the 1.10 file format: HDF5 checksums every piece of metadata and refuses a damaged one */
+    H5_CHECK(H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110), tmp);
     hid_t file = H5_CHECK(H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl), tmp);
     H5_CHECK(H5Pclose(fapl), tmp);
     hid_t dxpl = H5_CHECK(H5Pcreate(H5P_DATASET_XFER), tmp);
     H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), tmp);
+    const struct writer w = {comm, dxpl, cp->crc, tmp};
 
     /* cell records: gid, node gids, face tags, owner rank, checkpointed cell variables */
     const size_t c_nodes = 8, c_tags = c_nodes + 8 * (size_t)nv, c_rank = c_tags + 4 * (size_t)nf,
@@ -351,8 +374,7 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
 
     hid_t gmesh = H5_CHECK(H5Gcreate2(file, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
     double *xyz = column(nblock, ncnt, n_rec, n_xyz, 3);
-    hid_t d = write_rows(gmesh, "node_coords", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, m->global_nnodes, 3, nlo, ncnt, xyz,
-                         dxpl, tmp);
+    hid_t d = write_rows(&w, gmesh, "node_coords", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, m->global_nnodes, 3, nlo, ncnt, xyz);
     h5_attr_string(d, "unit", "length", tmp);
     H5_CHECK(H5Dclose(d), tmp);
     free(xyz);
@@ -365,21 +387,20 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
         memcpy(tags + i * nf, r + c_tags, 4 * (size_t)nf);
         memcpy(rank + i, r + c_rank, 4);
     }
-    d = write_rows(gmesh, "cell_nodes", H5T_STD_I64LE, H5T_NATIVE_INT64, m->global_ncells, nv, clo, ccnt, cn, dxpl, tmp);
+    d = write_rows(&w, gmesh, "cell_nodes", H5T_STD_I64LE, H5T_NATIVE_INT64, m->global_ncells, nv, clo, ccnt, cn);
     H5_CHECK(H5Dclose(d), tmp);
-    d = write_rows(gmesh, "cell_face_tags", H5T_STD_I32LE, H5T_NATIVE_INT32, m->global_ncells, nf, clo, ccnt, tags, dxpl,
-                   tmp);
+    d = write_rows(&w, gmesh, "cell_face_tags", H5T_STD_I32LE, H5T_NATIVE_INT32, m->global_ncells, nf, clo, ccnt, tags);
     H5_CHECK(H5Dclose(d), tmp);
     H5_CHECK(H5Gclose(gmesh), tmp);
 
     hid_t gcells = H5_CHECK(H5Gcreate2(file, "cells", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
-    d = write_rows(gcells, "rank", H5T_STD_I32LE, H5T_NATIVE_INT32, m->global_ncells, 0, clo, ccnt, rank, dxpl, tmp);
+    d = write_rows(&w, gcells, "rank", H5T_STD_I32LE, H5T_NATIVE_INT32, m->global_ncells, 0, clo, ccnt, rank);
     h5_attr_string(d, "centering", "cell", tmp);
     H5_CHECK(H5Dclose(d), tmp);
-    write_vars(gcells, reg, VAR_CELL, cblock, m->global_ncells, clo, ccnt, c_rec, c_vars, dxpl, tmp);
+    write_vars(&w, gcells, reg, VAR_CELL, cblock, m->global_ncells, clo, ccnt, c_rec, c_vars);
     H5_CHECK(H5Gclose(gcells), tmp);
     hid_t gnodes = H5_CHECK(H5Gcreate2(file, "nodes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
-    write_vars(gnodes, reg, VAR_NODE, nblock, m->global_nnodes, nlo, ncnt, n_rec, n_vars, dxpl, tmp);
+    write_vars(&w, gnodes, reg, VAR_NODE, nblock, m->global_nnodes, nlo, ncnt, n_rec, n_vars);
     H5_CHECK(H5Gclose(gnodes), tmp);
     H5_CHECK(H5Pclose(dxpl), tmp);
     H5_CHECK(H5Fclose(file), tmp); /* MPI_File_close: each rank's data reaches the file system */

@@ -9,7 +9,7 @@
 #include "vars.h"
 
 /* Layout version of the files; restart refuses other versions. */
-enum { CHECKPOINT_FORMAT_VERSION = 1 };
+enum { CHECKPOINT_FORMAT_VERSION = 2 }; /* 2: a crc32 attribute on every dataset */
 #define CHECKPOINT_FORMAT "hydro-checkpoint"
 
 /* The time-stepping state written as root attributes. */

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "comm.h"
+#include "crc32.h"
 
 void h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
@@ -75,6 +77,38 @@ void h5_attr_string(hid_t obj, const char *name, const char *v, const char *path
     H5_CHECK(H5Tset_strpad(t, H5T_STR_NULLTERM), path);
     attr_write(obj, name, t, t, v, path);
     H5_CHECK(H5Tclose(t), path);
+}
+
+void h5_attr_u32(hid_t obj, const char *name, uint32_t v, const char *path)
+{
+    attr_write(obj, name, H5T_STD_U32LE, H5T_NATIVE_UINT32, &v, path);
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+uint32_t h5_crc_of_parts(MPI_Comm comm, uint64_t offset, uint64_t nbytes, uint32_t crc)
+{
+    const int P = comm_size(comm);
+    uint64_t mine[3] = {offset, nbytes, crc}, *all = xmalloc((size_t)P * sizeof mine);
+    MPI_CHECK(MPI_Allgather(mine, 3, MPI_UINT64_T, all, 3, MPI_UINT64_T, comm));
+    qsort(all, (size_t)P, sizeof mine, by_offset);
+    uint32_t whole = 0;
+    uint64_t end = 0;
+    for (int r = 0; r < P; r++) {
+        if (!all[3 * r + 1])
+            continue;
+        if (all[3 * r] != end)
+            hydro_fatal(comm, EXIT_RUNTIME, "internal error: dataset parts do not tile it (a part at byte %llu, "
+                        "expected %llu)", (unsigned long long)all[3 * r], (unsigned long long)end);
+        whole = crc32_combine(whole, (uint32_t)all[3 * r + 2], all[3 * r + 1]);
+        end += all[3 * r + 1];
+    }
+    free(all);
+    return whole;
 }
 
 /* Open attribute name if it exists with the given type class, else -1 (no error printed). */

@@ -5,6 +5,7 @@
 #include <hdf5.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <mpi.h>
 
 /* Silence HDF5's own error printing: failures are reported once, by the check below. */
 void h5_quiet(void);
@@ -24,6 +25,11 @@ void h5_attr_double(hid_t obj, const char *name, double v, const char *path);
 void h5_attr_i64(hid_t obj, const char *name, int64_t v, const char *path);
 void h5_attr_i32(hid_t obj, const char *name, int32_t v, const char *path);
 void h5_attr_string(hid_t obj, const char *name, const char *v, const char *path);
+void h5_attr_u32(hid_t obj, const char *name, uint32_t v, const char *path);
+
+/* Collective: the CRC-32 of a dataset's bytes from each rank's part (offset and length in bytes
+ * in the dataset, CRC of those bytes). The parts must tile the dataset; empty parts are fine. */
+uint32_t h5_crc_of_parts(MPI_Comm comm, uint64_t offset, uint64_t nbytes, uint32_t crc);
 
 /* Reading attributes back, for validation: 0 on success, -1 when absent or of another kind. */
 int h5_read_attr_double(hid_t obj, const char *name, double *v);

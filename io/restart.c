@@ -14,6 +14,7 @@
 #include "check.h"
 #include "checkpoint.h"
 #include "comm.h"
+#include "crc32.h"
 #include "h5util.h"
 #include "idmap.h"
 
@@ -24,7 +25,8 @@ static int64_t block_size(int64_t n, int P)
 }
 
 /* Type class and dimensions of a dataset; -1 when absent or unreadable, -2 when its data is
- * not all in the file as hydro writes it (contiguous, rows x cols x type size bytes). */
+ * not all in the file as hydro writes it (contiguous, rows x cols x type size bytes), -3 when
+ * it has no integer crc32 attribute (checked against the data when the data is read). */
 static int dataset_shape(hid_t file, const char *name, H5T_class_t *cls, int *rank, hsize_t dims[2])
 {
     if (H5Lexists(file, name, H5P_DEFAULT) <= 0)
@@ -48,6 +50,9 @@ static int dataset_shape(hid_t file, const char *name, H5T_class_t *cls, int *ra
                          (double)H5Dget_storage_size(d) == want
                      ? 0
                      : -2;
+            int64_t crc;
+            if (rc == 0 && h5_read_attr_i64(d, "crc32", &crc))
+                rc = -3;
             if (*rank == 1)
                 dims[1] = 0;
         }
@@ -77,6 +82,10 @@ static int check_dataset(hid_t file, const char *name, H5T_class_t want, int64_t
     if (rc == -2) {
         snprintf(err, errlen, "%s: dataset %s is not stored whole in the file (truncated, chunked or external)",
                  path, name);
+        return -1;
+    }
+    if (rc == -3) {
+        snprintf(err, errlen, "%s: dataset %s has no crc32 checksum attribute", path, name);
         return -1;
     }
     if (cls != want || dims[0] != (hsize_t)rows || (cols ? rank != 2 || dims[1] != (hsize_t)cols : rank != 1)) {
@@ -118,6 +127,11 @@ static herr_t scan_var(hid_t group, const char *name, const H5L_info_t *info, vo
     if (rc == -2) {
         snprintf(s->err, s->errlen, "%s: dataset %s is not stored whole in the file (truncated, chunked or external)",
                  s->path, full);
+        s->bad = 1;
+        return 1;
+    }
+    if (rc == -3) {
+        snprintf(s->err, s->errlen, "%s: dataset %s has no crc32 checksum attribute", s->path, full);
         s->bad = 1;
         return 1;
     }
@@ -309,9 +323,11 @@ static hid_t open_parallel(MPI_Comm comm, const char *path)
     return file;
 }
 
-/* Rows [lo, lo + cnt) of dataset name (cols 0: one-dimensional), collectively. */
-static void read_rows(hid_t file, const char *name, hid_t mtype, int64_t lo, int64_t cnt, int cols, void *buf,
-                      const char *path)
+/* Rows [lo, lo + cnt) of dataset name (cols 0: one-dimensional), collectively, checked against
+ * the dataset's crc32 attribute (every rank reads one part; the parts tile the dataset). Returns
+ * -1 on every rank on a mismatch, with the dataset named in err on rank 0. */
+static int read_rows(MPI_Comm comm, hid_t file, const char *name, hid_t mtype, int64_t lo, int64_t cnt, int cols,
+                     void *buf, const char *path, char *err, size_t errlen)
 {
     hid_t d = H5_CHECK_INPUT(H5Dopen2(file, name, H5P_DEFAULT), path);
     hid_t fspace = H5_CHECK_INPUT(H5Dget_space(d), path);
@@ -319,6 +335,7 @@ static void read_rows(hid_t file, const char *name, hid_t mtype, int64_t lo, int
     hsize_t start[2] = {(hsize_t)lo, 0}, count[2] = {(hsize_t)cnt, (hsize_t)cols};
     hid_t mspace;
     static double dummy;
+    void *dst = buf;
     if (cnt > 0) {
         H5_CHECK_INPUT(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL), path);
         mspace = H5_CHECK_INPUT(H5Screate_simple(rank, count, NULL), path);
@@ -327,15 +344,46 @@ static void read_rows(hid_t file, const char *name, hid_t mtype, int64_t lo, int
         hsize_t one = 1;
         mspace = H5_CHECK_INPUT(H5Screate_simple(1, &one, NULL), path);
         H5_CHECK_INPUT(H5Sselect_none(mspace), path);
-        buf = &dummy;
+        dst = &dummy;
     }
     hid_t dxpl = H5_CHECK_INPUT(H5Pcreate(H5P_DATASET_XFER), path);
     H5_CHECK_INPUT(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), path);
-    H5_CHECK_INPUT(H5Dread(d, mtype, mspace, fspace, dxpl, buf), path);
+    H5_CHECK_INPUT(H5Dread(d, mtype, mspace, fspace, dxpl, dst), path);
     H5_CHECK_INPUT(H5Pclose(dxpl), path);
     H5_CHECK_INPUT(H5Sclose(mspace), path);
     H5_CHECK_INPUT(H5Sclose(fspace), path);
+
+    /* memory types are the file's (little-endian, same sizes), so these are the file's bytes */
+    struct crc32_tables *tb = xmalloc(sizeof *tb);
+    crc32_tables_init(tb);
+    const uint64_t row = (uint64_t)(cols ? cols : 1) * H5Tget_size(mtype);
+    uint32_t crc = crc32_update(tb, 0, buf, (size_t)(row * (uint64_t)cnt));
+    free(tb);
+    crc = h5_crc_of_parts(comm, row * (uint64_t)lo, row * (uint64_t)cnt, crc);
+    int64_t stored = -1;
+    h5_read_attr_i64(d, "crc32", &stored); /* present: validated by restart_open */
     H5_CHECK_INPUT(H5Dclose(d), path);
+    if (stored == (int64_t)crc)
+        return 0;
+    if (comm_rank(comm) == 0)
+        snprintf(err, errlen, "%s: dataset %s does not match its checksum (crc32 attribute %08llx, data %08lx): "
+                 "the dump is damaged", path, name, (unsigned long long)stored, (unsigned long)crc);
+    return -1;
+}
+
+/* The same for a dataset restart does not otherwise need: read in the file's own type, checked, dropped. */
+static int verify_rows(MPI_Comm comm, hid_t file, const char *name, int64_t lo, int64_t cnt, int cols,
+                       const char *path, char *err, size_t errlen)
+{
+    hid_t d = H5_CHECK_INPUT(H5Dopen2(file, name, H5P_DEFAULT), path);
+    hid_t t = H5_CHECK_INPUT(H5Dget_type(d), path);
+    H5_CHECK_INPUT(H5Dclose(d), path);
+    size_t bytes = (size_t)(cnt ? cnt : 1) * (size_t)(cols ? cols : 1) * H5Tget_size(t);
+    void *buf = xmalloc(bytes);
+    int rc = read_rows(comm, file, name, t, lo, cnt, cols, buf, path, err, errlen);
+    free(buf);
+    H5_CHECK_INPUT(H5Tclose(t), path);
+    return rc;
 }
 
 static void block_of(int64_t n, MPI_Comm comm, int64_t *lo, int64_t *cnt)
@@ -359,10 +407,19 @@ int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cell
     int64_t *nodes = xmalloc((size_t)(ccnt ? ccnt : 1) * nv * sizeof *nodes);
     int32_t *tags = xmalloc((size_t)(ccnt ? ccnt : 1) * nf * sizeof *tags);
     double *xyz = xmalloc((size_t)(ncnt ? ncnt : 1) * 3 * sizeof *xyz);
-    read_rows(file, "/mesh/cell_nodes", H5T_NATIVE_INT64, clo, ccnt, nv, nodes, rf->path);
-    read_rows(file, "/mesh/cell_face_tags", H5T_NATIVE_INT32, clo, ccnt, nf, tags, rf->path);
-    read_rows(file, "/mesh/node_coords", H5T_NATIVE_DOUBLE, nlo, ncnt, 3, xyz, rf->path);
+    int damaged = read_rows(comm, file, "/mesh/cell_nodes", H5T_NATIVE_INT64, clo, ccnt, nv, nodes, rf->path, err,
+                            errlen) ||
+                  read_rows(comm, file, "/mesh/cell_face_tags", H5T_NATIVE_INT32, clo, ccnt, nf, tags, rf->path, err,
+                            errlen) ||
+                  read_rows(comm, file, "/mesh/node_coords", H5T_NATIVE_DOUBLE, nlo, ncnt, 3, xyz, rf->path, err,
+                            errlen);
     H5_CHECK_INPUT(H5Fclose(file), rf->path);
+    if (damaged) { /* every rank took the same branches: the checks are collective */
+        free(nodes);
+        free(tags);
+        free(xyz);
+        return -1;
+    }
 
     /* every node id in range (the smallest offending cell is reported, by rank 0) */
     long long bad = LLONG_MAX;
@@ -440,9 +497,10 @@ int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cell
     return 0;
 }
 
-/* Rows of every checkpointed variable of one centering, for this rank's block, as records. */
-static double *read_var_block(hid_t file, const struct registry *reg, enum var_center center, int64_t lo,
-                              int64_t cnt, int width, const char *path)
+/* Rows of every checkpointed variable of one centering, for this rank's block, as records;
+ * NULL on every rank when one does not match its checksum (err on rank 0). */
+static double *read_var_block(MPI_Comm comm, hid_t file, const struct registry *reg, enum var_center center,
+                              int64_t lo, int64_t cnt, int width, const char *path, char *err, size_t errlen)
 {
     double *rec = xmalloc((size_t)(cnt ? cnt : 1) * (size_t)(width ? width : 1) * sizeof *rec);
     int off = 0;
@@ -453,7 +511,12 @@ static double *read_var_block(hid_t file, const struct registry *reg, enum var_c
         double *col = xmalloc((size_t)(cnt ? cnt : 1) * var->ncomp * sizeof *col);
         char name[128];
         snprintf(name, sizeof name, "/%s/%s", center == VAR_CELL ? "cells" : "nodes", var->name);
-        read_rows(file, name, H5T_NATIVE_DOUBLE, lo, cnt, var->ncomp > 1 ? var->ncomp : 0, col, path);
+        if (read_rows(comm, file, name, H5T_NATIVE_DOUBLE, lo, cnt, var->ncomp > 1 ? var->ncomp : 0, col, path, err,
+                      errlen)) {
+            free(col);
+            free(rec);
+            return NULL;
+        }
         for (int64_t i = 0; i < cnt; i++)
             memcpy(rec + (size_t)i * width + off, col + (size_t)i * var->ncomp, (size_t)var->ncomp * sizeof *col);
         free(col);
@@ -533,9 +596,33 @@ int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct
     int64_t clo, ccnt, nlo, ncnt;
     block_of(rf->ncells, comm, &clo, &ccnt);
     block_of(rf->nnodes, comm, &nlo, &ncnt);
-    double *cells = read_var_block(file, reg, VAR_CELL, clo, ccnt, width[VAR_CELL], rf->path);
-    double *nodes = read_var_block(file, reg, VAR_NODE, nlo, ncnt, width[VAR_NODE], rf->path);
+    double *cells = read_var_block(comm, file, reg, VAR_CELL, clo, ccnt, width[VAR_CELL], rf->path, err, errlen);
+    double *nodes = cells ? read_var_block(comm, file, reg, VAR_NODE, nlo, ncnt, width[VAR_NODE], rf->path, err, errlen)
+                          : NULL;
+    /* the datasets this run does not read are checked too: a restart never starts from a damaged dump */
+    int damaged = !cells || !nodes ||
+                  verify_rows(comm, file, "/cells/rank", clo, ccnt, 0, rf->path, err, errlen);
+    for (int k = 0; k < rf->nvars && !damaged; k++) {
+        const struct restart_var *rv = &rf->vars[k];
+        int used = 0;
+        for (int v = 0; v < reg->n; v++)
+            used |= (reg->v[v].flags & VAR_CHECKPOINT) && reg->v[v].center == rv->center &&
+                    !strcmp(reg->v[v].name, rv->name);
+        if (used)
+            continue;
+        char name[128];
+        snprintf(name, sizeof name, "/%s/%s", rv->center == VAR_CELL ? "cells" : "nodes", rv->name);
+        damaged = rv->center == VAR_CELL ? verify_rows(comm, file, name, clo, ccnt, rv->ncomp > 1 ? rv->ncomp : 0,
+                                                       rf->path, err, errlen)
+                                         : verify_rows(comm, file, name, nlo, ncnt, rv->ncomp > 1 ? rv->ncomp : 0,
+                                                       rf->path, err, errlen);
+    }
     H5_CHECK_INPUT(H5Fclose(file), rf->path);
+    if (damaged) {
+        free(cells);
+        free(nodes);
+        return -1;
+    }
     fetch_records(comm, reg, VAR_CELL, m->cell_gid, m->ncells, rf->ncells, clo, cells, width[VAR_CELL]);
     fetch_records(comm, reg, VAR_NODE, m->node_gid, m->nnodes, rf->nnodes, nlo, nodes, width[VAR_NODE]);
     free(cells);

@@ -12,7 +12,13 @@ enum { TAG_EXCHANGE = 17 };
 /* Largest single MPI message of the exchange, well under INT_MAX bytes. */
 static const size_t CHUNK = (size_t)1 << 30;
 
-void comm_init(int *argc, char ***argv) { MPI_CHECK(MPI_Init(argc, argv)); }
+void comm_init(int *argc, char ***argv)
+{
+    MPI_CHECK(MPI_Init(argc, argv));
+    /* errors come back to MPI_CHECK, which names the call and its file:line before MPI_Abort
+     * (communicators made from the world one inherit this) */
+    MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+}
 void comm_finalize(void) { MPI_CHECK(MPI_Finalize()); }
 
 int comm_rank(MPI_Comm comm)

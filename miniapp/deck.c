@@ -178,6 +178,12 @@ const struct deck_key deck_keys[] = {
      OFF(test_nan_cycle)},
     {"run", "test_nan_cell", KEY_INT, "0", 0, 1e18, NULL, "for tests only: global id of the cell test_nan_cycle spoils",
      OFF(test_nan_cell)},
+    {"run", "test_fatal_cycle", KEY_INT, "0", 0, BIG, NULL,
+     "for tests only: at the start of this cycle rank test_fatal_rank alone stops on a fatal error, to check that the "
+     "whole job ends at once (0: never)",
+     OFF(test_fatal_cycle)},
+    {"run", "test_fatal_rank", KEY_INT, "0", 0, BIG, NULL, "for tests only: the rank test_fatal_cycle stops",
+     OFF(test_fatal_rank)},
 };
 const int deck_nkeys = (int)(sizeof deck_keys / sizeof deck_keys[0]);
 
@@ -291,6 +297,21 @@ static int set_value(struct config *cfg, const struct deck_key *k, const char *v
         /* --check prints "key = value" on one line that must read back */
         if (strlen(k->name) + 3 + strlen(v) > DECK_LINE_MAX) {
             snprintf(why, n, "value longer than %zu characters", DECK_LINE_MAX - strlen(k->name) - 3);
+            return -1;
+        }
+        /* ... and reads back the same: inih strips blanks around a value, printing puts a blank
+         * before it (so a leading ';' or '#' becomes a comment), a line ends at a newline */
+        for (const char *p = v; *p; p++)
+            if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f) {
+                snprintf(why, n, "contains a control character (byte %d)", (unsigned char)*p);
+                return -1;
+            }
+        if (*v == ' ' || *v == '\t' || (*v && (v[strlen(v) - 1] == ' ' || v[strlen(v) - 1] == '\t'))) {
+            snprintf(why, n, "'%s' starts or ends with a blank", v);
+            return -1;
+        }
+        if (*v == '#' || *v == ';') {
+            snprintf(why, n, "'%s' starts with a comment marker ('%c')", v, *v);
             return -1;
         }
         for (const char *p = v; *p; p++)

@@ -60,7 +60,8 @@ struct config {
     double walltime;      /* seconds; 0: no limit */
     /* [run] */
     long max_cycles;
-    long test_nan_cycle, test_nan_cell; /* tests only: NaN injected into a cell's energy */
+    long test_nan_cycle, test_nan_cell;     /* tests only: NaN injected into a cell's energy */
+    long test_fatal_cycle, test_fatal_rank; /* tests only: one rank stops on a fatal error */
 };
 
 enum key_type { KEY_INT, KEY_DOUBLE, KEY_STRING, KEY_ENUM, KEY_BOOL };

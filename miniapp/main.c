@@ -193,6 +193,9 @@ static void time_loop(struct run *run)
     for (run->cycle = run->first_cycle; more(run); run->cycle++) {
         double t0 = timers_now(), comm0 = run->tm.total[TIMER_SYNC] + run->tm.total[TIMER_REDUCE];
         double dump0 = run->tm.total[TIMER_DUMP];
+        if (run->cycle == run->cfg.test_fatal_cycle && run->rank == run->cfg.test_fatal_rank)
+            hydro_fatal(run->comm, EXIT_RUNTIME, "[run] test_fatal_cycle = %ld: rank %ld stops alone (a test of the "
+                        "fatal-error path)", run->cfg.test_fatal_cycle, run->cfg.test_fatal_rank);
         int failed = cycle(run);
         lb_account(run->lb, run, (timers_now() - t0) - (run->tm.total[TIMER_SYNC] + run->tm.total[TIMER_REDUCE] - comm0));
         if (failed) { /* the state at the failure, for the post-mortem, then exit 1 */

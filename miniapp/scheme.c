@@ -348,8 +348,9 @@ static void report_failure(struct scheme *s, struct run *run)
     int holder = gid == worst ? run->rank : run->size;
     holder = -comm_max_int(run->comm, -holder); /* lowest rank holding it */
     char msg[512] = "";
-    if (run->rank == holder)
-        snprintf(msg, sizeof msg, "cycle %ld: cell %lld: %s", run->cycle, worst, s->err.what);
+    if (run->rank == holder) /* the form of hydro_fatal's line: rank, check, cause */
+        snprintf(msg, sizeof msg, "rank %d: %s:%d: cycle %ld: cell %lld: %s", run->rank, s->err.file, s->err.line,
+                 run->cycle, worst, s->err.what);
     char *text = comm_bcast_text(run->comm, msg, holder);
     if (run->rank == 0) {
         fprintf(stderr, "hydro: %s\n", text);
@@ -442,6 +443,10 @@ int scheme_cycle(struct scheme *s, struct run *run)
     const double dt = run->dt, dt_half = 0.5 * (run->dt_old + run->dt);
     const int dim = m->el->dim;
     s->failed = 0;
+    if (run->cycle == run->cfg.test_nan_cycle) /* [run] test_nan_*: for tests of the failure path only */
+        for (int32_t c = 0; c < m->ncells_owned; c++)
+            if (m->cell_gid[c] == run->cfg.test_nan_cell)
+                f->e[c] = NAN;
 
     timers_start(&run->tm, TIMER_LAGRANGE);
     lagrange_save(f, s->nc_comp);
@@ -530,8 +535,9 @@ int scheme_next_dt(struct scheme *s, struct run *run)
         holder = -comm_max_int(run->comm, -holder);
         char msg[512] = "";
         if (run->rank == holder)
-            snprintf(msg, sizeof msg, "cycle %ld: time step %.6g below dt_min %.6g (limited by cell %lld)", run->cycle,
-                     dt, s->hp.dt_min, (long long)run->mesh->cell_gid[s->cand_cell]);
+            snprintf(msg, sizeof msg, "rank %d: %s:%d: cycle %ld: time step %.6g below dt_min %.6g (limited by cell %lld)",
+                     run->rank, __FILE__, __LINE__, run->cycle, dt, s->hp.dt_min,
+                     (long long)run->mesh->cell_gid[s->cand_cell]);
         char *text = comm_bcast_text(run->comm, msg, holder);
         if (run->rank == 0) {
             fprintf(stderr, "hydro: %s\n", text);

@@ -41,10 +41,23 @@ struct walls {
     double *dir;    /* [sum of count][3] unit normals: only boundary nodes take room */
 };
 
-/* Where a cycle failed: the local cell (or -1) and what went wrong. */
+/* Where a cycle failed: the local cell (or -1), what went wrong and the check that saw it. */
 struct hydro_error {
     int32_t cell;
     const char *what;
+    const char *file;
+    int line;
 };
+
+/* Record a failure of cell c at this check; returns -1 for `return HYDRO_FAIL(...)`. */
+#define HYDRO_FAIL(err, c, what) hydro_fail_at((err), (c), (what), __FILE__, __LINE__)
+static inline int hydro_fail_at(struct hydro_error *err, int32_t c, const char *what, const char *file, int line)
+{
+    err->cell = c;
+    err->what = what;
+    err->file = file;
+    err->line = line;
+    return -1;
+}
 
 #endif

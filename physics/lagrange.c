@@ -88,20 +88,13 @@ void lagrange_positions(struct hydro_fields *f, int32_t nn, int dim, double dt)
             f->x[3 * (size_t)n + d] += dt * f->v[3 * (size_t)n + d];
 }
 
-static int bad(struct hydro_error *err, int32_t c, const char *what)
-{
-    err->cell = c;
-    err->what = what;
-    return -1;
-}
-
 int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t nc, struct hydro_error *err)
 {
     for (int32_t c = 0; c < nc; c++) {
         f->p[c] = eos_pressure(&hp->eos, f->rho[c], f->e[c]);
         f->c[c] = eos_sound_speed(&hp->eos, f->rho[c], f->p[c]);
         if (!isfinite(f->p[c]) || !isfinite(f->c[c]))
-            return bad(err, c, "the equation of state has no sound speed (NaN or negative pressure)");
+            return HYDRO_FAIL(err, c, "the equation of state has no sound speed (NaN or negative pressure)");
     }
     return 0;
 }
@@ -115,7 +108,7 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
         cell_positions(m, f->x, c, xc);
         double V = f->vol[c] = geom_volume(el, (const double(*)[3])xc);
         if (!(V > 0))
-            return bad(err, c, V <= 0 ? "non-positive volume" : "volume is NaN");
+            return HYDRO_FAIL(err, c, V <= 0 ? "non-positive volume" : "volume is NaN");
         f->len[c] = geom_length(el, (const double(*)[3])xc, V, hp->length);
         double rho1 = f->mass[c] / V, rho0 = f->rho0[c];
         double dtau = 1.0 / rho1 - 1.0 / rho0;
@@ -128,12 +121,12 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
         f->rho[c] = rho1;
         double e1;
         if (eos_energy_update(&hp->eos, f->e0[c], f->p0[c], q, rho1, dtau, &e1) < 0)
-            return bad(err, c, "the energy update's Newton iteration did not converge");
+            return HYDRO_FAIL(err, c, "the energy update's Newton iteration did not converge");
         f->e[c] = e1;
         f->p[c] = eos_pressure(&hp->eos, rho1, e1);
         f->c[c] = eos_sound_speed(&hp->eos, rho1, f->p[c]);
         if (!isfinite(e1) || !isfinite(f->p[c]) || !isfinite(f->c[c]) || !isfinite(q))
-            return bad(err, c, "NaN in the energy or pressure");
+            return HYDRO_FAIL(err, c, "NaN in the energy or pressure");
     }
     return 0;
 }

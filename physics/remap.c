@@ -441,14 +441,10 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
         double heated = w->enew[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
         f->e[c] = hp->remap_heat && (heated >= 0 || hp->eos.kind != EOS_PERFECT) ? heated : w->enew[c];
         if (!(f->mass[c] > 0)) {
-            err->cell = c;
-            err->what = "the remap left no mass in the cell (time step too large for the mesh motion)";
-            return -1;
+            return HYDRO_FAIL(err, c, "the remap left no mass in the cell (time step too large for the mesh motion)");
         }
         if (!(f->e[c] >= 0) && hp->eos.kind == EOS_PERFECT) {
-            err->cell = c;
-            err->what = "the remap made the internal energy negative";
-            return -1;
+            return HYDRO_FAIL(err, c, "the remap made the internal energy negative");
         }
     }
     return lagrange_eos(hp, f, nc, err);

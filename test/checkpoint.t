@@ -117,6 +117,28 @@ mpi 2 "$HYDRO" --restart values.h5 output.checkpoint_period=-1 > out 2> err; rc=
 [ $rc -eq 1 ] && grep -q "cycle 6: node [0-9]* of variable sync_node_0 component 0 holds [0-9]*, its owner wrote [0-9]*$" err
 ok $? "restored values are checked: a dump with wrong data stops the restart (exit 1)"
 [ $rc -eq 1 ] || diag "exit $rc: $(cat err)"
+# one byte changed inside a dataset's data, as a disk or a copy might: the checksum names it
+# flip FILE DATASET BYTE: add 1 to byte BYTE of DATASET's data in FILE (offset from h5dump -p)
+flip() {
+    off=$(h5dump -p -H -d "$2" "$1" | sed -n 's/.*OFFSET \([0-9]*\).*/\1/p')
+    [ -n "$off" ] || return 1
+    off=$((off + $3))
+    b=$(od -An -tu1 -j "$off" -N1 "$1" | tr -d ' ')
+    printf "\\$(printf %o $(((b + 1) % 256)))" | dd of="$1" bs=1 seek="$off" conv=notrunc status=none
+}
+for spec in /cells/sync_cell_0:13 /mesh/node_coords:0 /mesh/cell_nodes:200 /nodes/sync_node_0:57 /cells/rank:7; do
+    ds=${spec%:*}
+    cp $good crc.h5 && flip crc.h5 "$ds" "${spec#*:}" || diag "could not damage $ds"
+    bad_dump crc.h5 "crc.h5: dataset $ds does not match its checksum"
+done
+cp $good nocrc.h5 && "$BUILD/test/h5mutate" nocrc.h5 drop-attr /cells/sync_cell_0 crc32
+bad_dump nocrc.h5 "nocrc.h5: dataset /cells/sync_cell_0 has no crc32 checksum attribute"
+h5dump -a /cells/sync_cell_1/crc32 "$good" | grep -q 'H5T_STD_U32LE'; ok $? "every dataset carries its crc32 (uint32) attribute"
+# damaged metadata: HDF5's own checksums (file format 1.10) refuse it; hydro says so and exits 2
+cp $good meta.h5 && printf 'X' | dd of=meta.h5 bs=1 seek=60 conv=notrunc status=none
+mpi 2 "$HYDRO" --restart meta.h5 output.checkpoint_period=-1 > out 2> err; rc=$?
+[ $rc -eq 2 ] && grep -q "^meta.h5: " err; ok $? "a byte changed in the metadata: one line naming the file, exit 2"
+[ $rc -eq 2 ] || diag "exit $rc: $(cat err)"
 cp $good extra.h5 && "$BUILD/test/h5mutate" extra.h5 drop-dataset /cells/sync_cell_1
 ! sh "$top/test/h5same.sh" $good extra.h5 > /dev/null; ok $? "h5same sees a dataset missing from one file"
 mpi 2 "$HYDRO" --restart $good mesh.nx=4 > out 2> err; rc=$?

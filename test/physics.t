@@ -155,9 +155,16 @@ mkdir -p sedx && (cd sedx && mpi 2 "$HYDRO" "$I/sedov_2d.ini" mesh.x0=-0.6 > log
 # ---- failures stop every rank with exit 1 after a dump, naming the cell and the cycle ----
 mkdir -p fail && (cd fail && mpi 2 "$HYDRO" "$I/sod_x.ini" physics.cfl=1 physics.dt_init=0.01 physics.dt_growth=2 \
     > log 2> err); rc=$?
-[ $rc -eq 1 ] && grep -Eq '^hydro: cycle [0-9]+: cell [0-9]+: ' fail/err && ls fail/checkpoints/hydro_*.h5 > /dev/null 2>&1
+[ $rc -eq 1 ] && grep -Eq '^hydro: rank [0-9]+: physics/[a-z]+\.c:[0-9]+: cycle [0-9]+: cell [0-9]+: ' fail/err && ls fail/checkpoints/hydro_*.h5 > /dev/null 2>&1
 ok $? "an unstable step stops the run (exit 1) naming cycle and cell, after a dump: $(head -c 120 fail/err)"
 mkdir -p dtmin && (cd dtmin && mpi 2 "$HYDRO" "$I/sod_x.ini" physics.dt_min=0.005 > log 2> err); rc=$?
 [ $rc -eq 1 ] && grep -Eq 'below dt_min 0.005 \(limited by cell [0-9]+\)' dtmin/err && ls dtmin/checkpoints/hydro_*.h5 > /dev/null 2>&1
 ok $? "a time step below dt_min stops the run (exit 1) after a dump, naming the limiting cell"
+# an injected NaN ([run] test_nan_*, for tests only), on 3 ranks
+mkdir -p nan && (cd nan && mpi 3 "$HYDRO" "$I/sod_3d_z.ini" run.test_nan_cycle=4 run.test_nan_cell=1234 \
+    output.checkpoint_period=0 > log 2> err); rc=$?
+[ $rc -eq 1 ] && [ "$(grep -c '^hydro: ' nan/err)" -eq 1 ] && grep -Eq '^hydro: rank [0-2]: physics/lagrange\.c:[0-9]+: cycle 4: cell 1234: .*NaN' nan/err &&
+    [ "$(h5dump -a /cycle nan/checkpoints/hydro_000004.h5 | sed -n 's/.*(0): //p')" = 4 ]
+ok $? "an injected NaN stops the run (exit 1): one line naming cycle 4 and cell 1234, after the cycle-4 dump"
+[ $rc -eq 1 ] || diag "exit $rc: $(cat nan/err)"
 done_testing

@@ -1,14 +1,43 @@
 /* Test tool: damage a copy of a dump in one named way, to check that restart refuses it.
  * usage: h5mutate FILE drop-dataset PATH
  *                      drop-root-attr NAME
+ *                      drop-attr PATH NAME         (attribute of a dataset)
  *                      resize-dataset PATH DELTA   (rows added or removed, data kept, new rows 0)
  *                      set-i64 NAME VALUE          (root attribute)
  *                      deck-replace OLD NEW        (text of the root attribute deck)
- *                      scale-dataset PATH FACTOR   (every value of a float dataset) */
+ *                      scale-dataset PATH FACTOR   (every value of a float dataset)
+ * A dataset it rewrites gets a crc32 attribute that matches its new bytes, so that restart's
+ * later checks (sizes, values) are the ones tested, not the checksum. */
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "crc32.h"
+
+/* Set the crc32 attribute of dataset d to the CRC-32 of its bytes as stored. */
+static int set_crc(hid_t d)
+{
+    hid_t t = H5Dget_type(d), s = H5Dget_space(d);
+    size_t n = (size_t)H5Sget_simple_extent_npoints(s) * H5Tget_size(t);
+    char *data = malloc(n ? n : 1);
+    herr_t rc = H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+    struct crc32_tables *tb = malloc(sizeof *tb);
+    crc32_tables_init(tb);
+    uint32_t crc = crc32_update(tb, 0, data, n);
+    free(tb);
+    free(data);
+    if (H5Aexists(d, "crc32") > 0)
+        H5Adelete(d, "crc32");
+    hid_t as = H5Screate(H5S_SCALAR), a = H5Acreate2(d, "crc32", H5T_STD_U32LE, as, H5P_DEFAULT, H5P_DEFAULT);
+    if (rc >= 0)
+        rc = H5Awrite(a, H5T_NATIVE_UINT32, &crc);
+    H5Aclose(a);
+    H5Sclose(as);
+    H5Sclose(s);
+    H5Tclose(t);
+    return rc < 0 ? -1 : 0;
+}
 
 static int resize(hid_t f, const char *path, long delta)
 {
@@ -28,6 +57,8 @@ static int resize(hid_t f, const char *path, long delta)
     hid_t s2 = H5Screate_simple(rank, dims, NULL);
     hid_t d2 = H5Dcreate2(f, path, t, s2, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     herr_t rc = H5Dwrite(d2, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+    if (rc >= 0)
+        rc = set_crc(d2);
     free(data);
     H5Dclose(d2);
     H5Sclose(s2);
@@ -88,6 +119,8 @@ static int scale(hid_t f, const char *path, double factor)
         v[i] *= factor;
     if (rc >= 0)
         rc = H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    if (rc >= 0)
+        rc = set_crc(d);
     free(v);
     H5Sclose(s);
     H5Dclose(d);
@@ -108,6 +141,8 @@ int main(int argc, char **argv)
         rc = H5Ldelete(f, argv[3], H5P_DEFAULT) < 0 ? -1 : 0;
     else if (!strcmp(argv[2], "drop-root-attr"))
         rc = H5Adelete(f, argv[3]) < 0 ? -1 : 0;
+    else if (!strcmp(argv[2], "drop-attr") && argc == 5)
+        rc = H5Adelete_by_name(f, argv[3], argv[4], H5P_DEFAULT) < 0 ? -1 : 0;
     else if (!strcmp(argv[2], "resize-dataset") && argc == 5)
         rc = resize(f, argv[3], atol(argv[4]));
     else if (!strcmp(argv[2], "set-i64") && argc == 5)
