@@ -2,6 +2,8 @@
 #include "partition.h"
 
 #include <metis.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,10 +47,30 @@ static void dual_graph(const struct cellset *g, idx_t **xadj_out, idx_t **adj_ou
     *adj_out = adj;
 }
 
-static void metis_check(int rc, const char *call)
+/* METIS_PartGraphKway into part[nvtx] (vertex weights vw or NULL), seeded so every run agrees.
+ * METIS catches SIGTERM and SIGABRT while it runs and turns them into an error return, which
+ * would end the job instead of the clean stop with a dump that SIGTERM asks for: SIGTERM is held
+ * pending during the call and hydro's handlers are put back after it. */
+static void metis_kway(idx_t nvtx, idx_t *xadj, idx_t *adj, idx_t *vw, idx_t nparts, idx_t *part)
 {
+    struct sigaction term, abrt;
+    sigset_t hold, old;
+    sigaction(SIGTERM, NULL, &term);
+    sigaction(SIGABRT, NULL, &abrt);
+    sigemptyset(&hold);
+    sigaddset(&hold, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &hold, &old);
+    idx_t ncon = 1, objval = 0;
+    idx_t options[METIS_NOPTIONS];
+    METIS_SetDefaultOptions(options);
+    options[METIS_OPTION_SEED] = METIS_SEED;
+    options[METIS_OPTION_NUMBERING] = 0;
+    int rc = METIS_PartGraphKway(&nvtx, &ncon, xadj, adj, vw, NULL, NULL, &nparts, NULL, NULL, options, &objval, part);
+    sigaction(SIGTERM, &term, NULL);
+    sigaction(SIGABRT, &abrt, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL); /* a SIGTERM that came meanwhile is delivered now */
     if (rc != METIS_OK)
-        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "%s failed: %s", call,
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "METIS_PartGraphKway failed: %s",
                     rc == METIS_ERROR_INPUT    ? "input error"
                     : rc == METIS_ERROR_MEMORY ? "out of memory"
                                                : "error");
@@ -101,14 +123,7 @@ int partition_metis(MPI_Comm comm, const struct cellset *global, struct cellset 
         idx_t *part = xcalloc((size_t)n, sizeof *part);
         idx_t *xadj, *adj;
         dual_graph(global, &xadj, &adj);
-        idx_t nvtx = (idx_t)n, ncon = 1, nparts = P, objval = 0;
-        idx_t options[METIS_NOPTIONS];
-        METIS_SetDefaultOptions(options);
-        options[METIS_OPTION_SEED] = METIS_SEED;
-        options[METIS_OPTION_NUMBERING] = 0;
-        metis_check(METIS_PartGraphKway(&nvtx, &ncon, xadj, adj, NULL, NULL, NULL, &nparts, NULL, NULL, options,
-                                        &objval, part),
-                    "METIS_PartGraphKway");
+        metis_kway((idx_t)n, xadj, adj, NULL, (idx_t)P, part);
         for (int64_t c = 0; c < n; c++)
             dest[c] = (int)part[c];
         free(xadj);
@@ -258,14 +273,7 @@ void partition_rebalance(MPI_Comm comm, const struct mesh *m, const int *weight,
         if (P > 1) {
             idx_t *xadj, *adj;
             dual_graph(&g, &xadj, &adj);
-            idx_t nvtx = (idx_t)n, ncon = 1, nparts = P, objval = 0;
-            idx_t options[METIS_NOPTIONS];
-            METIS_SetDefaultOptions(options);
-            options[METIS_OPTION_SEED] = METIS_SEED;
-            options[METIS_OPTION_NUMBERING] = 0;
-            metis_check(METIS_PartGraphKway(&nvtx, &ncon, xadj, adj, vw, NULL, NULL, &nparts, NULL, NULL, options,
-                                            &objval, part),
-                        "METIS_PartGraphKway");
+            metis_kway((idx_t)n, xadj, adj, vw, (idx_t)P, part);
             free(xadj);
             free(adj);
         }
