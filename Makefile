@@ -159,6 +159,6 @@ readme: $(BUILD)/hydro
 	sh test/readme_reference.sh update $(BUILD)/hydro
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(SMPI_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(SMPI_BUILD) $(FUZZ_BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -179,6 +179,18 @@ static int validate(const char *path, struct restart_file *rf, char *err, size_t
         snprintf(err, errlen, "%s: not a regular file", path);
         return -1;
     }
+    /* hydro writes the HDF5 1.10 format (superblock 2 or later), whose metadata HDF5 checksums;
+     * older superblocks have none, and libhdf5 can crash on damaged ones: refuse them unopened */
+    unsigned char head[9] = {0};
+    FILE *fp = fopen(path, "rb");
+    size_t got = fp ? fread(head, 1, sizeof head, fp) : 0;
+    if (fp)
+        fclose(fp);
+    if (got == sizeof head && !memcmp(head, "\211HDF\r\n\032\n", 8) && head[8] < 2) {
+        snprintf(err, errlen, "%s: HDF5 superblock version %d: not a hydro checkpoint of format %d (HDF5 1.10 "
+                 "format, with checksummed metadata)", path, head[8], CHECKPOINT_FORMAT_VERSION);
+        return -1;
+    }
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (file < 0) {
         char summary[600];

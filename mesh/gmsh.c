@@ -154,9 +154,16 @@ static void read_entities(struct reader *r)
             lex_fail(lx, "negative number of entities");
     }
     for (int d = 0; d < 4; d++) {
-        r->nent[d] = n[d];
-        r->ent[d] = xcalloc((size_t)(n[d] ? n[d] : 1), sizeof **r->ent);
+        /* grown as entities arrive: the announced count is not trusted (nor allocated) */
+        long cap = 16;
+        r->ent[d] = xcalloc((size_t)cap, sizeof **r->ent);
         for (long i = 0; i < n[d]; i++) {
+            if (i == cap) {
+                cap *= 2;
+                r->ent[d] = xrealloc(r->ent[d], (size_t)cap * sizeof **r->ent);
+            }
+            r->nent[d] = i + 1;
+            r->ent[d][i].phys = 0;
             r->ent[d][i].tag = need_long(lx, "entity tag");
             for (int k = 0; k < (d == 0 ? 3 : 6); k++)
                 need_double(lx, "entity bounding box");
