@@ -1,4 +1,4 @@
-# hydro: the only build entry. make | make run | make check | make bench | make deps | make smpi | make clean
+# hydro: the only build entry. make | make run | make check | make bench | make deps | make smpi | make fuzz | make clean
 # Build products go to $(BUILD)/ (ignored by git); the executable is $(BUILD)/hydro.
 
 MPICC ?= mpicc
