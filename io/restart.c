@@ -335,13 +335,24 @@ static hid_t open_parallel(MPI_Comm comm, const char *path)
     return file;
 }
 
+/* What every dataset read needs: the open file, the CRC tables, where to report. */
+struct reader {
+    MPI_Comm comm;
+    hid_t file;
+    const struct crc32_tables *crc;
+    const char *path;
+    char *err;
+    size_t errlen;
+};
+
 /* Rows [lo, lo + cnt) of dataset name (cols 0: one-dimensional), collectively, checked against
  * the dataset's crc32 attribute (every rank reads one part; the parts tile the dataset). Returns
  * -1 on every rank on a mismatch, with the dataset named in err on rank 0. */
-static int read_rows(MPI_Comm comm, hid_t file, const char *name, hid_t mtype, int64_t lo, int64_t cnt, int cols,
-                     void *buf, const char *path, char *err, size_t errlen)
+static int read_rows(const struct reader *r, const char *name, hid_t mtype, int64_t lo, int64_t cnt, int cols,
+                     void *buf)
 {
-    hid_t d = H5_CHECK_INPUT(H5Dopen2(file, name, H5P_DEFAULT), path);
+    const char *path = r->path;
+    hid_t d = H5_CHECK_INPUT(H5Dopen2(r->file, name, H5P_DEFAULT), path);
     hid_t fspace = H5_CHECK_INPUT(H5Dget_space(d), path);
     int rank = cols ? 2 : 1;
     hsize_t start[2] = {(hsize_t)lo, 0}, count[2] = {(hsize_t)cnt, (hsize_t)cols};
@@ -366,33 +377,30 @@ static int read_rows(MPI_Comm comm, hid_t file, const char *name, hid_t mtype, i
     H5_CHECK_INPUT(H5Sclose(fspace), path);
 
     /* memory types are the file's (little-endian, same sizes), so these are the file's bytes */
-    struct crc32_tables *tb = xmalloc(sizeof *tb);
-    crc32_tables_init(tb);
     const uint64_t row = (uint64_t)(cols ? cols : 1) * H5Tget_size(mtype);
-    uint32_t crc = crc32_update(tb, 0, buf, (size_t)(row * (uint64_t)cnt));
-    free(tb);
-    crc = h5_crc_of_parts(comm, row * (uint64_t)lo, row * (uint64_t)cnt, crc);
+    uint32_t crc = crc32_update(r->crc, 0, buf, (size_t)(row * (uint64_t)cnt));
+    crc = h5_crc_of_parts(r->comm, row * (uint64_t)lo, row * (uint64_t)cnt, crc);
     int64_t stored = -1;
     h5_read_attr_i64(d, "crc32", &stored); /* present: validated by restart_open */
     H5_CHECK_INPUT(H5Dclose(d), path);
     if (stored == (int64_t)crc)
         return 0;
-    if (comm_rank(comm) == 0)
-        snprintf(err, errlen, "%s: dataset %s does not match its checksum (crc32 attribute %08llx, data %08lx): "
+    if (comm_rank(r->comm) == 0)
+        snprintf(r->err, r->errlen, "%s: dataset %s does not match its checksum (crc32 attribute %08llx, data %08lx): "
                  "the dump is damaged", path, name, (unsigned long long)stored, (unsigned long)crc);
     return -1;
 }
 
 /* The same for a dataset restart does not otherwise need: read in the file's own type, checked, dropped. */
-static int verify_rows(MPI_Comm comm, hid_t file, const char *name, int64_t lo, int64_t cnt, int cols,
-                       const char *path, char *err, size_t errlen)
+static int verify_rows(const struct reader *r, const char *name, int64_t lo, int64_t cnt, int cols)
 {
-    hid_t d = H5_CHECK_INPUT(H5Dopen2(file, name, H5P_DEFAULT), path);
+    const char *path = r->path;
+    hid_t d = H5_CHECK_INPUT(H5Dopen2(r->file, name, H5P_DEFAULT), path);
     hid_t t = H5_CHECK_INPUT(H5Dget_type(d), path);
     H5_CHECK_INPUT(H5Dclose(d), path);
     size_t bytes = (size_t)(cnt ? cnt : 1) * (size_t)(cols ? cols : 1) * H5Tget_size(t);
     void *buf = xmalloc(bytes);
-    int rc = read_rows(comm, file, name, t, lo, cnt, cols, buf, path, err, errlen);
+    int rc = read_rows(r, name, t, lo, cnt, cols, buf);
     free(buf);
     H5_CHECK_INPUT(H5Tclose(t), path);
     return rc;
@@ -419,12 +427,13 @@ int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cell
     int64_t *nodes = xmalloc((size_t)(ccnt ? ccnt : 1) * nv * sizeof *nodes);
     int32_t *tags = xmalloc((size_t)(ccnt ? ccnt : 1) * nf * sizeof *tags);
     double *xyz = xmalloc((size_t)(ncnt ? ncnt : 1) * 3 * sizeof *xyz);
-    int damaged = read_rows(comm, file, "/mesh/cell_nodes", H5T_NATIVE_INT64, clo, ccnt, nv, nodes, rf->path, err,
-                            errlen) ||
-                  read_rows(comm, file, "/mesh/cell_face_tags", H5T_NATIVE_INT32, clo, ccnt, nf, tags, rf->path, err,
-                            errlen) ||
-                  read_rows(comm, file, "/mesh/node_coords", H5T_NATIVE_DOUBLE, nlo, ncnt, 3, xyz, rf->path, err,
-                            errlen);
+    struct crc32_tables *crc = xmalloc(sizeof *crc);
+    crc32_tables_init(crc);
+    const struct reader r = {comm, file, crc, rf->path, err, errlen};
+    int damaged = read_rows(&r, "/mesh/cell_nodes", H5T_NATIVE_INT64, clo, ccnt, nv, nodes) ||
+                  read_rows(&r, "/mesh/cell_face_tags", H5T_NATIVE_INT32, clo, ccnt, nf, tags) ||
+                  read_rows(&r, "/mesh/node_coords", H5T_NATIVE_DOUBLE, nlo, ncnt, 3, xyz);
+    free(crc);
     H5_CHECK_INPUT(H5Fclose(file), rf->path);
     if (damaged) { /* every rank took the same branches: the checks are collective */
         free(nodes);
@@ -511,8 +520,8 @@ int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cell
 
 /* Rows of every checkpointed variable of one centering, for this rank's block, as records;
  * NULL on every rank when one does not match its checksum (err on rank 0). */
-static double *read_var_block(MPI_Comm comm, hid_t file, const struct registry *reg, enum var_center center,
-                              int64_t lo, int64_t cnt, int width, const char *path, char *err, size_t errlen)
+static double *read_var_block(const struct reader *r, const struct registry *reg, enum var_center center, int64_t lo,
+                              int64_t cnt, int width)
 {
     double *rec = xmalloc((size_t)(cnt ? cnt : 1) * (size_t)(width ? width : 1) * sizeof *rec);
     int off = 0;
@@ -523,8 +532,7 @@ static double *read_var_block(MPI_Comm comm, hid_t file, const struct registry *
         double *col = xmalloc((size_t)(cnt ? cnt : 1) * var->ncomp * sizeof *col);
         char name[128];
         snprintf(name, sizeof name, "/%s/%s", center == VAR_CELL ? "cells" : "nodes", var->name);
-        if (read_rows(comm, file, name, H5T_NATIVE_DOUBLE, lo, cnt, var->ncomp > 1 ? var->ncomp : 0, col, path, err,
-                      errlen)) {
+        if (read_rows(r, name, H5T_NATIVE_DOUBLE, lo, cnt, var->ncomp > 1 ? var->ncomp : 0, col)) {
             free(col);
             free(rec);
             return NULL;
@@ -608,12 +616,14 @@ int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct
     int64_t clo, ccnt, nlo, ncnt;
     block_of(rf->ncells, comm, &clo, &ccnt);
     block_of(rf->nnodes, comm, &nlo, &ncnt);
-    double *cells = read_var_block(comm, file, reg, VAR_CELL, clo, ccnt, width[VAR_CELL], rf->path, err, errlen);
-    double *nodes = cells ? read_var_block(comm, file, reg, VAR_NODE, nlo, ncnt, width[VAR_NODE], rf->path, err, errlen)
-                          : NULL;
+    struct crc32_tables *crc = xmalloc(sizeof *crc);
+    crc32_tables_init(crc);
+    const struct reader r = {comm, file, crc, rf->path, err, errlen};
+    double *cells = read_var_block(&r, reg, VAR_CELL, clo, ccnt, width[VAR_CELL]);
+    double *nodes = cells ? read_var_block(&r, reg, VAR_NODE, nlo, ncnt, width[VAR_NODE]) : NULL;
     /* the datasets this run does not read are checked too: a restart never starts from a damaged dump */
     int damaged = !cells || !nodes ||
-                  verify_rows(comm, file, "/cells/rank", clo, ccnt, 0, rf->path, err, errlen);
+                  verify_rows(&r, "/cells/rank", clo, ccnt, 0);
     for (int k = 0; k < rf->nvars && !damaged; k++) {
         const struct restart_var *rv = &rf->vars[k];
         int used = 0;
@@ -624,11 +634,10 @@ int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct
             continue;
         char name[128];
         snprintf(name, sizeof name, "/%s/%s", rv->center == VAR_CELL ? "cells" : "nodes", rv->name);
-        damaged = rv->center == VAR_CELL ? verify_rows(comm, file, name, clo, ccnt, rv->ncomp > 1 ? rv->ncomp : 0,
-                                                       rf->path, err, errlen)
-                                         : verify_rows(comm, file, name, nlo, ncnt, rv->ncomp > 1 ? rv->ncomp : 0,
-                                                       rf->path, err, errlen);
+        damaged = rv->center == VAR_CELL ? verify_rows(&r, name, clo, ccnt, rv->ncomp > 1 ? rv->ncomp : 0)
+                                         : verify_rows(&r, name, nlo, ncnt, rv->ncomp > 1 ? rv->ncomp : 0);
     }
+    free(crc);
     H5_CHECK_INPUT(H5Fclose(file), rf->path);
     if (damaged) {
         free(cells);

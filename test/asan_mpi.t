@@ -3,9 +3,7 @@
 # and 3 ranks: no memory error, no undefined behaviour, no leak from hydro's code (Open MPI's
 # own leftovers are suppressed by test/lsan.supp, which names only Open MPI's libraries).
 . test/lib.sh
-export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:halt_on_error=1
-export LSAN_OPTIONS=suppressions=$top/test/lsan.supp:print_suppressions=0
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+sanitizer_env
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1

@@ -3,9 +3,7 @@
 # (test/fuzz/crashes/) replayed through the harnesses built with ASan + UBSan: no crash, no
 # sanitizer report, no leak from hydro's code (Open MPI's are suppressed by test/lsan.supp).
 . test/lib.sh
-export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:halt_on_error=1
-export LSAN_OPTIONS=suppressions=$top/test/lsan.supp:print_suppressions=0
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+sanitizer_env
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TMPDIR=$tmp # the harnesses' temporary files

@@ -13,6 +13,14 @@ TIMEOUT=${HYDRO_TEST_TIMEOUT:-120}
 tap_n=0
 tap_failed=0
 
+# sanitizer_env: the options of every run of an ASan + UBSan build: stop at the first report,
+# leaks included, Open MPI's own leftovers suppressed (test/lsan.supp names only its libraries).
+sanitizer_env() {
+    export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0:halt_on_error=1
+    export LSAN_OPTIONS=suppressions=$top/test/lsan.supp:print_suppressions=0
+    export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+}
+
 # ok STATUS DESCRIPTION: STATUS 0 is a pass.
 ok() {
     tap_n=$((tap_n + 1))
