@@ -47,7 +47,7 @@ finished sig
 rc=$(cat sig/rc)
 [ "$rc" = 0 ]; ok $? "SIGTERM: exit 0"
 [ "$rc" = 0 ] || diag "$(cat sig/err sig/log)"
-usr1=$(sed -n 's/.*SIGUSR1 at cycle \([0-9]*\) .*/\1/p' sig/log)
+usr1=$(sed -n 's/.*SIGUSR1 at cycle \([0-9]*\) .*/\1/p' sig/log | head -n 1) # ranks signalled a cycle apart may dump twice
 term=$(sed -n 's/.*SIGTERM at cycle \([0-9]*\) .*/\1/p' sig/log)
 [ -n "$usr1" ] && [ -f "sig/checkpoints/hydro_$(printf %06d "$usr1").h5" ] && [ -n "$term" ] && [ "$term" -gt "$usr1" ]
 ok $? "SIGUSR1: a dump at cycle $usr1, and the run went on"
