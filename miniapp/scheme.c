@@ -340,23 +340,29 @@ void scheme_restored(struct scheme *s, struct run *run)
     s->energy0 = run->restart->energy0;
 }
 
-/* Collective after the dt reduction reported a failure: rank 0 names the smallest bad cell. */
-static void report_failure(struct scheme *s, struct run *run)
+/* Collective: the lowest rank with holds != 0 names why the run stops in msg (the form of
+ * hydro_fatal's line: rank, check, cause); rank 0 prints it on stderr and in the listing. */
+static void report_stop(struct run *run, int holds, const char *msg)
 {
-    long long gid = s->failed ? (long long)run->mesh->cell_gid[s->err.cell] : LLONG_MAX;
-    long long worst = comm_min_ll(run->comm, gid);
-    int holder = gid == worst ? run->rank : run->size;
-    holder = -comm_max_int(run->comm, -holder); /* lowest rank holding it */
-    char msg[512] = "";
-    if (run->rank == holder) /* the form of hydro_fatal's line: rank, check, cause */
-        snprintf(msg, sizeof msg, "rank %d: %s:%d: cycle %ld: cell %lld: %s", run->rank, s->err.file, s->err.line,
-                 run->cycle, worst, s->err.what);
-    char *text = comm_bcast_text(run->comm, msg, holder);
+    int holder = -comm_max_int(run->comm, holds ? -run->rank : -run->size);
+    char *text = comm_bcast_text(run->comm, run->rank == holder ? msg : "", holder);
     if (run->rank == 0) {
         fprintf(stderr, "hydro: %s\n", text);
         listing_printf(run->lst, "Hydro", "Stopped: %s", text);
     }
     free(text);
+}
+
+/* Collective after the dt reduction reported a failure: the smallest bad cell is named. */
+static void report_failure(struct scheme *s, struct run *run)
+{
+    long long gid = s->failed ? (long long)run->mesh->cell_gid[s->err.cell] : LLONG_MAX;
+    long long worst = comm_min_ll(run->comm, gid);
+    char msg[512] = "";
+    if (gid == worst)
+        snprintf(msg, sizeof msg, "rank %d: %s:%d: cycle %ld: cell %lld: %s", run->rank, s->err.file, s->err.line,
+                 run->cycle, worst, s->err.what);
+    report_stop(run, gid == worst, msg);
 }
 
 /* Reconstructed values or slopes (mahyco): from the remap's interleaved arrays to one registry
@@ -531,19 +537,12 @@ int scheme_next_dt(struct scheme *s, struct run *run)
     if (dt < s->hp.dt_min && left > 0) { /* before the last step is shortened to final_time */
         /* the cell that limits the step: smallest candidate, lowest rank holding it */
         double best = comm_min_double(run->comm, s->cand);
-        int holder = s->cand == best ? run->rank : run->size;
-        holder = -comm_max_int(run->comm, -holder);
         char msg[512] = "";
-        if (run->rank == holder)
+        if (s->cand == best)
             snprintf(msg, sizeof msg, "rank %d: %s:%d: cycle %ld: time step %.6g below dt_min %.6g (limited by cell %lld)",
                      run->rank, __FILE__, __LINE__, run->cycle, dt, s->hp.dt_min,
                      (long long)run->mesh->cell_gid[s->cand_cell]);
-        char *text = comm_bcast_text(run->comm, msg, holder);
-        if (run->rank == 0) {
-            fprintf(stderr, "hydro: %s\n", text);
-            listing_printf(run->lst, "Hydro", "Stopped: %s", text);
-        }
-        free(text);
+        report_stop(run, s->cand == best, msg);
         return -1;
     }
     if (left > 0 && dt > left)
