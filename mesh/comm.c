@@ -37,6 +37,16 @@ int comm_size(MPI_Comm comm)
 
 double comm_wtime(void) { return MPI_Wtime(); }
 
+void comm_compute(double seconds)
+{
+#ifdef HYDRO_SMPI
+    if (seconds > 0)
+        smpi_execute(seconds);
+#else
+    (void)seconds;
+#endif
+}
+
 char *comm_bcast_text(MPI_Comm comm, const char *text, int root)
 {
     long long len = text ? (long long)strlen(text) : -1;

@@ -11,6 +11,9 @@ void comm_finalize(void);
 int comm_rank(MPI_Comm comm);
 int comm_size(MPI_Comm comm);
 double comm_wtime(void);
+/* SMPI build: this rank computes for `seconds` of simulated time (its compute model; see
+ * miniapp/kernels.h). A no-op in the real build, where computing takes the time it takes. */
+void comm_compute(double seconds);
 
 /* Rank root's text (NUL-terminated, or NULL meaning "failed") reaches every rank.
  * Returns a malloc'd copy on every rank, or NULL on every rank when root had NULL. */

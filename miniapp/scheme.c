@@ -1,6 +1,7 @@
 /* The hydro cycle and its synchronisation patterns (see scheme.h). */
 #include "scheme.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "check.h"
 #include "comm.h"
 #include "cost.h"
+#include "kernels.h"
 #include "lagrange.h"
 #include "loadbalance.h"
 #include "remap.h"
@@ -47,7 +49,19 @@ struct scheme {
     int res_id[4];          /* remap results: views of the remap's scratch arrays */
     long long syncs_done, messages_done, bytes_done; /* of groups destroyed by rebalances */
     volatile double burnt; /* the cost model's extra work lands here so that it is done */
+    struct kernels kern;    /* per-kernel work and seconds; the SMPI compute model */
+    int32_t *act_cells, *act_nodes; /* with kern.on: prefix counts of active cells / moved nodes */
+    double pending; /* SMPI model: seconds of compute not yet charged (see flush) */
 };
+
+/* SMPI model: charge the kernels' compute since the last communication in one piece, before
+ * the next one (one simulated action per compute phase, as SMPI makes of measured time). */
+static void flush(struct scheme *s)
+{
+    if (s->pending > 0)
+        comm_compute(s->pending);
+    s->pending = 0;
+}
 
 enum field {
     F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN, F_RHO0, F_E0, F_P0, F_VOL0,
@@ -93,6 +107,7 @@ static int group(struct scheme *s, struct run *run, const int *fl, int n)
 
 static void sync_now(struct scheme *s, struct run *run, int g)
 {
+    flush(s);
     timers_start(&run->tm, TIMER_SYNC);
     sync_start(s->g[g]);
     sync_finish(s->g[g]);
@@ -105,6 +120,56 @@ static void reduce_wait(struct run *run, struct reduction *r)
     timers_start(&run->tm, TIMER_REDUCE);
     reduction_finish(r);
     timers_stop(&run->tm, TIMER_REDUCE);
+}
+
+/* Work of a call over items [0, n) whose first `own` are owned; act: prefix counts of active
+ * items (NULL: every item is). */
+static struct kernel_work work(int32_t n, int32_t own, const int32_t *act)
+{
+    int32_t o = n < own ? n : own;
+    struct kernel_work w = {.n_own = o, .n_ghost = n - o, .m_own = o, .m_ghost = n - o};
+    if (act) {
+        w.m_own = act[o];
+        w.m_ghost = act[n] - act[o];
+    }
+    return w;
+}
+
+/* Accounts the call begun last as kernel id over items [0, n) (cells, or nodes when `nodes`),
+ * with activity prefix act; in the SMPI model this rank then computes for the modelled time. */
+static void kernel_done(struct scheme *s, const struct mesh *m, enum kernel id, int nodes, int32_t n,
+                        const int32_t *act)
+{
+    kernels_stop(&s->kern);
+    if (!s->kern.on)
+        return;
+    struct kernel_work w = work(n, nodes ? m->node_layer_start[1] : m->ncells_owned, act);
+    s->pending += kernels_end(&s->kern, id, &w);
+}
+
+/* Runs `call` as a kernel (see kernel_done). */
+#define KERNEL(s, m, id, nodes, n, act, call)                                                       \
+    do {                                                                                          \
+        kernels_begin(&(s)->kern);                                                                \
+        call;                                                                                     \
+        kernel_done((s), (m), (id), (nodes), (n), (act));                                         \
+    } while (0)
+
+/* Prefix counts of moved nodes and of cells with a moved node, after remap_targets. */
+static void count_active(struct scheme *s, const struct mesh *m)
+{
+    const unsigned char *moved = s->rw.moved;
+    int nv = m->el->nnodes;
+    s->act_nodes[0] = 0;
+    for (int32_t i = 0; i < m->nnodes; i++)
+        s->act_nodes[i + 1] = s->act_nodes[i] + moved[i];
+    s->act_cells[0] = 0;
+    for (int32_t c = 0; c < m->ncells; c++) {
+        int any = 0;
+        for (int k = 0; k < nv; k++)
+            any |= moved[m->cell_nodes[(size_t)c * nv + k]];
+        s->act_cells[c + 1] = s->act_cells[c] + any;
+    }
 }
 
 static double *data(struct scheme *s, struct run *run, enum field fl) { return run->reg.v[s->id[fl]].data; }
@@ -155,6 +220,10 @@ void scheme_attach(struct scheme *s, struct run *run)
     f->x_init = data(s, run, F_XINIT);
     f->corner = xmalloc((size_t)(m->ncells ? m->ncells : 1) * m->el->nnodes * 3 * sizeof *f->corner);
     remap_work_init(&s->rw, m);
+    if (s->kern.on && s->hp.remap) {
+        s->act_cells = xmalloc(((size_t)m->ncells + 1) * sizeof *s->act_cells);
+        s->act_nodes = xmalloc(((size_t)m->nnodes + 1) * sizeof *s->act_nodes);
+    }
     /* walls from where the remap returns (or from the current boundary without remap) */
     walls_build(m, s->hp.remap ? f->x_init : f->x, m->node_layer_start[L], &s->walls);
 
@@ -219,6 +288,9 @@ void scheme_detach(struct scheme *s)
     s->f.corner = NULL;
     free(s->rscratch);
     s->rscratch = NULL;
+    free(s->act_cells);
+    free(s->act_nodes);
+    s->act_cells = s->act_nodes = NULL;
 }
 
 struct scheme *scheme_create(struct run *run)
@@ -292,6 +364,18 @@ struct scheme *scheme_create(struct run *run)
             s->rs_id[k] = registry_add_external(&run->reg, snames[k], VAR_CELL, k == 3 ? 9 : 3, 0, "", NULL);
         }
     }
+#ifdef HYDRO_SMPI
+    const int smpi = 1;
+#else
+    const int smpi = 0;
+#endif
+    char why[1024];
+    if (kernels_init(&s->kern, m->el->dim, smpi, why, sizeof why))
+        run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? why : NULL);
+    if (s->kern.model)
+        listing_printf(run->lst, "Internal", "SMPI compute model %s: each physics kernel costs a x items + b x "
+                       "active items, owned items x %g, ghost items x %g; the host's measured time is not counted",
+                       getenv("HYDRO_COMPUTE_MODEL"), s->kern.scale_own, s->kern.scale_ghost);
     scheme_attach(s, run);
     struct hydro_fields *f = &s->f;
 
@@ -398,20 +482,32 @@ static void remap_step(struct scheme *s, struct run *run, int sweep, int last)
     struct hydro_fields *f = &s->f;
     struct remap_work *w = &s->rw;
     const int32_t own = m->ncells_owned, nodes_own = m->node_layer_start[1];
+    kernels_begin(&s->kern);
     remap_targets(m, f, w, sweep);
+    kernels_stop(&s->kern);
+    const int32_t *ac = NULL, *an = NULL;
+    if (s->kern.on) { /* not part of the kernel's time: counting is the accounting's own work */
+        count_active(s, m);
+        ac = s->act_cells;
+        an = s->act_nodes;
+    }
+    kernel_done(s, m, K_R_TARGETS, 1, m->nnodes, an);
+    int failed = 0;
     if (s->pattern == PATTERN_MINIMAL) { /* redundant work on layers 1-2, one synchronisation */
         int32_t nc2 = m->cell_layer_start[3], nc1 = m->cell_layer_start[2];
-        remap_values(m, f, w, nc2);
-        remap_swept(m, f, w, nc1);
-        remap_gradients(m, f, w, nc1);
-        remap_limit(m, f, w, s->hp.limiter, nc1);
-        remap_cells(m, f, w, own);
+        KERNEL(s, m, K_R_VALUES, 0, nc2, ac, remap_values(m, f, w, nc2));
+        KERNEL(s, m, K_R_SWEPT, 0, nc1, ac, remap_swept(m, f, w, nc1));
+        KERNEL(s, m, K_R_GRADIENTS, 0, nc1, ac, remap_gradients(m, f, w, nc1));
+        KERNEL(s, m, K_R_LIMIT, 0, nc1, ac, remap_limit(m, f, w, s->hp.limiter, nc1));
+        KERNEL(s, m, K_R_CELLS, 0, own, ac, remap_cells(m, f, w, own));
         sync_now(s, run, s->g_rcells);
-        remap_nodes(m, f, w, &s->walls, nodes_own);
-        if (remap_finish(m, f, w, &s->hp, own, s->failed ? &s->err2 : &s->err))
+        KERNEL(s, m, K_R_NODES, 1, nodes_own, an, remap_nodes(m, f, w, &s->walls, nodes_own));
+        KERNEL(s, m, K_R_FINISH, 0, own, ac, failed = remap_finish(m, f, w, &s->hp, own, s->failed ? &s->err2 : &s->err));
+        if (failed)
             s->failed = 1;
-        remap_move(m, f, w);
+        KERNEL(s, m, K_R_MOVE, 1, m->nnodes, an, remap_move(m, f, w));
         if (!last) {
+            flush(s);
             timers_start(&run->tm, TIMER_SYNC);
             sync_start(s->g[s->g_end2_cells]);
             sync_start(s->g[s->g_end2_nodes]);
@@ -423,20 +519,21 @@ static void remap_step(struct scheme *s, struct run *run, int sweep, int last)
     }
     /* mahyco: owners compute, each quantity synchronised where it is produced (the values of
      * ghost cells computed here are replaced by their owners'; their centres are needed) */
-    remap_values(m, f, w, m->ncells);
+    KERNEL(s, m, K_R_VALUES, 0, m->ncells, ac, remap_values(m, f, w, m->ncells));
     sync_columns(s, run, w->phi, REMAP_NPHI, 0, s->rv_id, s->g_rvalues);
-    remap_swept(m, f, w, own);
-    remap_gradients(m, f, w, own);
-    remap_limit(m, f, w, s->hp.limiter, own);
+    KERNEL(s, m, K_R_SWEPT, 0, own, ac, remap_swept(m, f, w, own));
+    KERNEL(s, m, K_R_GRADIENTS, 0, own, ac, remap_gradients(m, f, w, own));
+    KERNEL(s, m, K_R_LIMIT, 0, own, ac, remap_limit(m, f, w, s->hp.limiter, own));
     sync_columns(s, run, w->grad, REMAP_NPHI * 3, 0, s->rs_id, s->g_rslopes);
-    remap_cells(m, f, w, own);
+    KERNEL(s, m, K_R_CELLS, 0, own, ac, remap_cells(m, f, w, own));
     for (int k = 0; k < 4; k++)
         sync_now(s, run, s->g_rresult[k]);
-    remap_nodes(m, f, w, &s->walls, nodes_own);
+    KERNEL(s, m, K_R_NODES, 1, nodes_own, an, remap_nodes(m, f, w, &s->walls, nodes_own));
     sync_now(s, run, s->g_velocity);
-    if (remap_finish(m, f, w, &s->hp, own, s->failed ? &s->err2 : &s->err))
+    KERNEL(s, m, K_R_FINISH, 0, own, ac, failed = remap_finish(m, f, w, &s->hp, own, s->failed ? &s->err2 : &s->err));
+    if (failed)
         s->failed = 1;
-    remap_move(m, f, w);
+    KERNEL(s, m, K_R_MOVE, 1, m->nnodes, an, remap_move(m, f, w));
     for (int i = 0; i < 5; i++) /* MaHyCo synchronises its cell variables again after each direction */
         sync_now(s, run, s->g_save[i]);
     (void)last;
@@ -455,26 +552,30 @@ int scheme_cycle(struct scheme *s, struct run *run)
                 f->e[c] = NAN;
 
     timers_start(&run->tm, TIMER_LAGRANGE);
-    lagrange_save(f, s->nc_comp);
+    KERNEL(s, m, K_SAVE, 0, s->nc_comp, NULL, lagrange_save(f, s->nc_comp));
     if (s->pattern == PATTERN_MAHYCO) /* MaHyCo: each saved variable synchronised separately */
         for (int i = 0; i < 5; i++)
             sync_now(s, run, s->g_save[i]);
     /* corner vectors at level n of the cells around the nodes computed here: the MaHyCo pattern
      * computes owned nodes, whose cells are layers 0 and 1; the minimal one all layers */
-    lagrange_geometry(m, f, s->pattern == PATTERN_MINIMAL ? m->ncells : m->cell_layer_start[m->nlayers >= 1 ? 2 : 1]);
+    int32_t ngeom = s->pattern == PATTERN_MINIMAL ? m->ncells : m->cell_layer_start[m->nlayers >= 1 ? 2 : 1];
+    KERNEL(s, m, K_GEOMETRY, 0, ngeom, NULL, lagrange_geometry(m, f, ngeom));
     if (!s->hp.remap) { /* walls follow the boundary as it moves (with the remap it never does) */
         walls_free(&s->walls);
         walls_build(m, f->x, m->node_layer_start[m->nlayers], &s->walls);
     }
-    lagrange_forces(m, f, s->nn_comp);
-    lagrange_velocity(f, &s->walls, s->nn_comp, dim, dt_half);
+    KERNEL(s, m, K_FORCES, 1, s->nn_comp, NULL, lagrange_forces(m, f, s->nn_comp));
+    KERNEL(s, m, K_VELOCITY, 1, s->nn_comp, NULL, lagrange_velocity(f, &s->walls, s->nn_comp, dim, dt_half));
     if (s->pattern == PATTERN_MAHYCO)
         sync_now(s, run, s->g_velocity);
-    lagrange_positions(f, s->nn_comp, dim, dt);
+    KERNEL(s, m, K_POSITIONS, 1, s->nn_comp, NULL, lagrange_positions(f, s->nn_comp, dim, dt));
     if (s->pattern == PATTERN_MAHYCO)
         sync_now(s, run, s->g_position);
-    if (lagrange_cells(m, f, &s->hp, s->nc_comp, dt, &s->err))
+    int failed = 0;
+    KERNEL(s, m, K_CELLS, 0, s->nc_comp, NULL, failed = lagrange_cells(m, f, &s->hp, s->nc_comp, dt, &s->err));
+    if (failed)
         s->failed = 1;
+    flush(s);
     timers_stop(&run->tm, TIMER_LAGRANGE);
     if (run->lb && lb_cost(run->lb)->kind != COST_UNIFORM && lb_cost(run->lb)->units > 0) /* the cost model's work */
         for (int32_t c = 0; c < m->ncells_owned; c++) {
@@ -491,13 +592,18 @@ int scheme_cycle(struct scheme *s, struct run *run)
         timers_start(&run->tm, TIMER_REMAP);
         for (int i = 0; i < steps; i++)
             remap_step(s, run, s->split ? (first + i) % dim : -1, i == steps - 1);
+        flush(s);
         timers_stop(&run->tm, TIMER_REMAP);
     }
 
     /* dt candidate and failure flag travel in one non-blocking reduction, finished with the
      * cycle's last synchronisation */
-    s->cand = s->failed ? -1.0 : lagrange_dt_candidate(m, f, &s->hp, m->ncells_owned, &s->cand_cell);
+    s->cand = -1.0;
+    if (!s->failed)
+        KERNEL(s, m, K_DT, 0, m->ncells_owned, NULL,
+               s->cand = lagrange_dt_candidate(m, f, &s->hp, m->ncells_owned, &s->cand_cell));
     double v[2] = {s->cand, s->failed ? -1.0 : 0.0};
+    flush(s);
     reduction_start(run->comm, &s->dt_red, v, 2, 1);
     int g_cells = -1, g_nodes = -1;
     if (s->pattern == PATTERN_MINIMAL && !s->hp.remap) {
@@ -604,6 +710,18 @@ void scheme_report(const struct scheme *s, struct run *run)
     listing_printf(run->lst, "Sync", "This rank sent per cycle: %.0f messages, %.0f bytes", per[0], per[1]);
     listing_printf(run->lst, "Sync", "Bytes sent per cycle over ranks: min %.0f (rank %d) avg %.0f max %.0f (rank %d)",
                    st[1].min, st[1].rank_min, st[1].avg, st[1].max, st[1].rank_max);
+    if (s->kern.report && run->rank == 0) { /* HYDRO_KERNEL_REPORT: rank 0's kernels */
+        FILE *out = fopen(s->kern.report, "w");
+        if (!out)
+            hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_KERNEL_REPORT: cannot write '%s': %s", s->kern.report,
+                        strerror(errno));
+        char what[256];
+        snprintf(what, sizeof what, "rank 0 of %d, %ld cycles, %s", run->size, done, s->kern.model ? "modelled" : "measured");
+        kernels_write(&s->kern, out, what);
+        if (fclose(out))
+            hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_KERNEL_REPORT: cannot write '%s'", s->kern.report);
+        listing_printf(run->lst, "Internal", "Kernel costs of rank 0 written to %s", s->kern.report);
+    }
 }
 
 double scheme_burn_seconds(struct scheme *s, long n)

@@ -4,7 +4,7 @@ set -eu
 
 usage() {
     cat <<'EOF'
-usage: run/smpirun.sh [-p PLATFORM] [-s CELLS_SCALE] [-b BW_SCALE] [-c SMPI_CFG]... -n N DECK [section.key=value ...]
+usage: run/smpirun.sh [-p PLATFORM] [-s CELLS_SCALE] [-b BW_SCALE] [-m COSTS] [-c SMPI_CFG]... -n N DECK [section.key=value ...]
 
 Runs the SMPI build of hydro (build-smpi/hydro, built with 'make smpi' when missing) on N
 simulated ranks, one per host of PLATFORM, and writes hydro's listing to stdout (its times
@@ -13,10 +13,17 @@ simulated time and the real time the simulation took.
 
   -p PLATFORM     SimGrid platform XML (default run/platforms/cluster2048.xml); ranks are
                   mapped to its hosts in order, one rank per host
-  -s CELLS_SCALE  every second of computation measured on this machine counts as
-                  CELLS_SCALE simulated seconds (default 1). Give the deck CELLS_SCALE times
-                  fewer cells per rank than the cluster run it stands for and choose
-                  CELLS_SCALE as run/platforms/README.md explains
+  -s CELLS_SCALE  the deck has CELLS_SCALE times fewer cells per rank than the cluster run it
+                  stands for (default 1; see run/platforms/README.md). Without -m, every
+                  second of computation measured on this machine counts as CELLS_SCALE
+                  simulated seconds; with -m, owned work counts CELLS_SCALE times and ghost
+                  work CELLS_SCALE^((dim-1)/dim) times (a block CELLS_SCALE times larger has
+                  that much more surface)
+  -m COSTS        compute model instead of measured time: every physics kernel call costs
+                  a x items + b x active items simulated seconds, a and b per kernel from
+                  COSTS (written by run/smpi_calibrate.sh from real runs); the host's own
+                  time is not counted (smpi/simulate-computation:no), so simulated times no
+                  longer depend on this machine's load
   -b BW_SCALE     divide every link bandwidth of the platform by BW_SCALE (default 1): the
                   messages of a deck with BW_SCALE times smaller ghost faces then take as long
                   as the full-size ones (latencies are unchanged)
@@ -25,7 +32,8 @@ simulated time and the real time the simulation took.
   -h              this text
 
 The SMPI build has no HDF5 output: the deck must set output.checkpoint_period = -1.
-Environment: SMPI_BUILD (default build-smpi), SMPIRUN (default smpirun).
+Environment: SMPI_BUILD (default build-smpi), SMPIRUN (default smpirun). -m sets
+HYDRO_COMPUTE_MODEL and HYDRO_COMPUTE_SCALE for hydro.
 Exit status: hydro's (0 ok, 1 runtime failure, 2 bad input); 2 on bad usage here.
 EOF
 }
@@ -41,11 +49,13 @@ scale=1
 bw=1
 np=
 extra=
-while getopts p:s:b:c:n:h opt; do
+costs=
+while getopts p:s:b:m:c:n:h opt; do
     case $opt in
     p) platform=$OPTARG ;;
     s) scale=$OPTARG ;;
     b) bw=$OPTARG ;;
+    m) costs=$OPTARG ;;
     c) extra="$extra --cfg=$OPTARG" ;;
     n) np=$OPTARG ;;
     h) usage; exit 0 ;;
@@ -61,6 +71,10 @@ echo "$scale" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$' && awk
 echo "$bw" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$' && awk "BEGIN { exit !($bw > 0) }" ||
     die "-b: '$bw' is not a positive number"
 [ -r "$platform" ] || die "platform '$platform' not readable"
+if [ -n "$costs" ]; then
+    [ -r "$costs" ] || die "-m: costs file '$costs' not readable"
+    case $costs in /*) ;; *) costs=$(pwd)/$costs ;; esac
+fi
 deck=$1
 shift
 case $deck in /*) ;; *) deck=$(pwd)/$deck ;; esac
@@ -123,19 +137,32 @@ if [ "$bw" != 1 ]; then
         print out $0 }' "$platform" >"$run_platform"
 fi
 
+if [ -n "$costs" ]; then
+    # hydro charges each kernel's modelled time itself (smpi_execute); measured time is off
+    export HYDRO_COMPUTE_MODEL="$costs" HYDRO_COMPUTE_SCALE="$scale"
+    extra="--cfg=smpi/simulate-computation:no $extra"
+    how="compute modelled from $(basename "$costs"), work x $scale"
+else
+    unset HYDRO_COMPUTE_MODEL HYDRO_COMPUTE_SCALE
+    how="compute time x $scale (smpi/host-speed ${flops}f)"
+fi
 echo "smpirun.sh: $np simulated ranks on $(basename "$platform") ($nhosts hosts, $speed per core)," \
-     "compute time x $scale (smpi/host-speed ${flops}f), bandwidths / $bw" >&2
+     "$how, bandwidths / $bw" >&2
 # -no-privatize: hydro has no mutable global state (io/ is compiled out; METIS, libinih and libm
 # keep none across MPI calls), so the ranks share one copy of the program: no per-rank dlopen copy.
 # smpi/coll-selector:ompi: Open MPI's choice of collective algorithms, as on the real runs, except
 # MPI_Alltoall(v) (comm_exchange in the mesh setup, see mesh/comm.c): ring, one message in flight
 # per rank, because SimGrid's cost per message grows with the flows in flight (128 ranks: setup
 # 9 s with ring, over 10 min with Open MPI's linear algorithm).
+# surf/precision:1e-7: SimGrid's time precision, 100 ns (smpirun sets 1e-9). Every flow finishing
+# re-solves the bandwidth sharing of all flows coupled to it; with coarser precision the flows
+# of one ghost exchange that end within 100 ns of each other end in one step. 256 ranks, 3
+# cycles: 84 s instead of 218 s of simulation, loop time 0.642153 s instead of 0.642151 s.
 # shellcheck disable=SC2086 # $extra holds separate --cfg words
 set +e
 "$smpirun" -no-privatize -np "$np" -platform "$run_platform" -hostfile "$tmp/hostfile" \
     --cfg=smpi/host-speed:"${flops}f" --cfg=smpi/coll-selector:ompi --cfg=smpi/alltoall:ring --cfg=smpi/alltoallv:ring \
-    --cfg=smpi/display-timing:yes \
+    --cfg=smpi/display-timing:yes --cfg=surf/precision:1e-7 \
     --log=xbt_cfg.thres:warning --log=smpi_coll.thres:warning --log=smpi_colls.thres:warning $extra "$hydro" "$deck" "$@"
 rc=$?
 set -e

@@ -24,12 +24,20 @@ options:
       --cycles N         run.max_cycles (default: the deck's, 50)
       --partitioner P    block (default; the bench's split in blocks, no rank-0 bottleneck)
                          or metis (rank 0 holds and partitions the whole mesh)
+      --shape S          bench (default) or cube: the mesh rule, see below
       --deck FILE        base deck (default inputs/bench/mahyco.ini; cartesian meshes only)
       --launcher CMD     MPI launcher (default \$MPIRUN or mpirun; srun gets -n instead of -np)
       --timeout S        kill a run after S seconds; it counts as failed (default: no limit)
       --smpi             run each case through run/smpirun.sh (SimGrid SMPI, simulated time)
       --smpi-args STR    extra options for run/smpirun.sh, e.g. "-p PLATFORM -s SCALE"
                          (split at spaces; paths relative to the current directory)
+      --smpi-compute C   model (default with --smpi): first calibrate the per-kernel compute
+                         costs on the real build, 1 rank, with run/smpi_calibrate.sh -r 3 on the
+                         campaign's 1-rank deck (calibrate.ini, even when 1 is not in --ranks)
+                         into costs.txt, then give every run run/smpirun.sh -m costs.txt; a
+                         failed calibration stops the campaign (exit 1, no run).
+                         measured: no calibration, each simulated rank's compute is timed
+                         on this machine as it runs (noisy while the simulation loads it)
   -o, --out DIR          results folder (default results/weak_scaling_<date>_<time>)
       --dry-run          print the mesh sizes chosen for each rank count, run nothing
       --plot DIR...      merge existing results folders into one new folder (CSV, table,
@@ -37,16 +45,32 @@ options:
   -h, --help             this text
   section.key=value      further overrides, written into every deck
 
-Mesh rule: the box of the base deck is kept (1 x 0.1 x 0.1: the bench's Sod problem at every
-rank count); nx, ny, nz give cubic-ish cells (longest over shortest cell edge at most 1.5) with
-the owned cells of every rank within 0.5% of the target, or failing that edge ratio 2 within 2%.
+Mesh rule, --shape bench (default): the box of the base deck is kept (1 x 0.1 x 0.1: the
+bench's Sod problem at every rank count); nx, ny, nz give cubic-ish cells (longest over shortest
+cell edge at most 1.5) with the owned cells of every rank within 0.5% of the target, or failing
+that edge ratio 2 within 2%.
 With the block partitioner, "every rank" means the real blocks hydro will cut (smallest and
 largest); with metis, total cells / ranks. A rank count that cannot be met is refused (exit 2).
 
+Mesh rule, --shape cube (for weak scaling at scale: every rank keeps the same block and the
+same neighbourhood at every rank count, instead of the bench box whose rank grid changes from
+slabs (128 ranks: 32x2x2) to interior blocks (1024: 64x4x4)): one block bx x by x bz
+(bx >= by >= bz, 2D: bx x by) within 2% of the cells per rank, edges within a factor 1.25
+(failing that 1.5, failing that 2), the smallest deviation then the most cubic; per rank count
+N a rank grid px x py x pz = N (px >= py >= pz, 2D pz = 1), the most cubic (smallest
+px + py + pz, then smallest px) of those hydro's block partitioner cuts back into that grid,
+and the mesh (px bx) x (py by) x (pz bz). The box keeps the base deck's origin and lx; its ly
+(and lz in 3D) give cubic cells: ly = lx ny / nx, lz = lx nz / nx, written into every deck.
+Doubling rank counts repeat the box: 128 = 8x4x4 and 1024 = 16x8x8 on the same 2:1:1 box.
+A rank count with no such grid, or no such block, is refused (exit 2). With --partitioner metis
+the mesh is the same, but metis makes its own split: equal blocks are not promised.
+
 environment: MPIRUN (launcher), MPI_ARGS (extra launcher arguments, e.g. --oversubscribe),
-HYDRO (binary for real runs and deck checks, default build/hydro, built if missing).
-Exit status: 0 every run succeeded, 1 some run failed (still in the CSV, marked failed),
-2 bad usage or a refused size.
+HYDRO (binary for real runs and deck checks, default build/hydro, built if missing),
+SMPI_CALIBRATE (calibration script, default run/smpi_calibrate.sh), SMPIRUN_SH (SMPI
+wrapper, default run/smpirun.sh); the last two let tests stand stubs in.
+Exit status: 0 every run succeeded, 1 some run failed (still in the CSV, marked failed) or the
+calibration failed, 2 bad usage or a refused size.
 EOF
 }
 
@@ -72,15 +96,12 @@ posint() { # NAME VALUE: VALUE must be a positive integer
 }
 
 # ---------------------------------------------------------------------------------------------
-# Mesh sizes. Reads "N ..." rank counts; prints per rank count
-#   N nx ny nz cells px py pz owned_min owned_max deviation edge_ratio
+# Mesh sizes. Both rules print per rank count
+#   N nx ny nz cells px py pz owned_min owned_max deviation edge_ratio ly lz
 # (px py pz and owned_min/max from hydro's block split rule, "-" for metis), or "N none".
 # The block split replicates mesh/cartesian.c:cartesian_split (fewest cut faces, first found in
 # ascending px then py on ties) so that the balance is checked on the blocks hydro will cut.
-size_meshes() { # CELLS DIM LX LY LZ BLOCK(0|1) RANKS...
-    local c=$1 dim=$2 lx=$3 ly=$4 lz=$5 block=$6
-    shift 6
-    echo "$@" | awk -v C="$c" -v dim="$dim" -v lx="$lx" -v ly="$ly" -v lz="$lz" -v block="$block" '
+split_awk='
     function ceil(x) { return (x == int(x)) ? x : int(x) + 1 }
     function divisors(P,   d, i, j, t) {
         nd = 0
@@ -102,7 +123,13 @@ size_meshes() { # CELLS DIM LX LY LZ BLOCK(0|1) RANKS...
             }
         }
         return best >= 0
-    }
+    }'
+
+# bench rule: the base deck's box at every rank count, cubic-ish cells.
+size_meshes() { # CELLS DIM LX LY LZ BLOCK(0|1) RANKS...
+    local c=$1 dim=$2 lx=$3 ly=$4 lz=$5 block=$6
+    shift 6
+    echo "$@" | awk -v C="$c" -v dim="$dim" -v lx="$lx" -v ly="$ly" -v lz="$lz" -v block="$block" "$split_awk"'
     function mesh_for(N,   T, vol, h, tier, tol, rmax, ylo, yhi, zlo, zhi, ny, nz, nx, a, xlo, xhi,
                   ex, ey, ez, lo, hi, r, tot, dev, bmin, bmax, d2, found) {
         T = N * C; divisors(N)
@@ -144,7 +171,75 @@ size_meshes() { # CELLS DIM LX LY LZ BLOCK(0|1) RANKS...
                     else best = best " - - - - -"
                 }
             }
-            if (found) { printf "%s %.5f %.3f\n", best, bd, br; return }
+            if (found) { printf "%s %.5f %.3f %s %s\n", best, bd, br, ly, lz; return }
+        }
+        print N, "none"
+    }
+    { for (i = 1; i <= NF; i++) mesh_for($i + 0) }'
+}
+
+# cube rule, step 1: the one per-rank block "bx by bz" (bz = 1 in 2D), or nothing. Within 2% of
+# CELLS; edges bx >= by >= bz within a factor 1.25, failing that 1.5, failing that 2; then the
+# smallest deviation, then the smallest bx/bz. bx >= by >= bz with px >= py >= pz keeps the mesh's axes in the grid's
+# order, the orientation in which the partitioner cuts the grid back out.
+cube_block() { # CELLS DIM
+    awk -v C="$1" -v dim="$2" 'BEGIN {
+        for (tier = 1; tier <= 3 && !found; tier++) {
+            rmax = (tier == 1) ? 1.25 : (tier == 2) ? 1.5 : 2
+            for (bz = 1; (dim == 2 ? bz <= 1 : bz * bz * bz <= C * 1.02); bz++)
+                for (by = bz; bz * by * by <= C * 1.02; by++) {
+                    lo = int(C * 0.98 / (by * bz)); if (lo < by) lo = by
+                    for (bx = lo; bx * by * bz <= C * 1.02; bx++) {
+                        dev = bx * by * bz / C - 1; if (dev < 0) dev = -dev
+                        r = bx / (dim == 2 ? by : bz)
+                        if (dev > 0.02 || r > rmax) continue
+                        if (found && (dev > bd + 1e-12 || (dev > bd - 1e-12 && r >= br - 1e-12))) continue
+                        found = 1; bd = dev; br = r; b = bx " " by " " bz
+                    }
+                }
+        }
+        if (found) print b
+    }'
+}
+
+# cube rule, step 2: per rank count the rank grid px >= py >= pz (pz = 1 in 2D) with the smallest
+# px + py + pz (the most cubic), then the smallest px, among those whose mesh (px bx, py by, pz bz)
+# hydro's block partitioner cuts back into that grid (metis: the most cubic; its split is its own).
+# Cubic cells: ly = lx ny / nx and, in 3D, lz = lx nz / nx (2D keeps the base lz).
+cube_meshes() { # CELLS DIM LX LZ BLOCK(0|1) BX BY BZ RANKS...
+    local c=$1 dim=$2 lx=$3 lz=$4 block=$5 bx=$6 by=$7 bz=$8
+    shift 8
+    echo "$@" | awk -v C="$c" -v dim="$dim" -v lx="$lx" -v lz="$lz" -v block="$block" \
+        -v bx="$bx" -v by="$by" -v bz="$bz" "$split_awk"'
+    function mesh_for(N,   ng, px, py, pz, i, j, t, nx, ny, nz, dev, out) {
+        ng = 0
+        for (px = 1; px <= N; px++) {
+            if (N % px) continue
+            for (py = 1; py <= px; py++) {
+                if ((N / px) % py) continue
+                pz = N / px / py
+                if (pz > py || (dim == 2 && pz != 1)) continue
+                ng++; gx[ng] = px; gy[ng] = py; gz[ng] = pz; key[ng] = (px + py + pz) * (N + 1) + px
+            }
+        }
+        for (i = 2; i <= ng; i++)
+            for (j = i; j > 1 && key[j - 1] > key[j]; j--) {
+                t = key[j]; key[j] = key[j - 1]; key[j - 1] = t
+                t = gx[j]; gx[j] = gx[j - 1]; gx[j - 1] = t
+                t = gy[j]; gy[j] = gy[j - 1]; gy[j - 1] = t
+                t = gz[j]; gz[j] = gz[j - 1]; gz[j - 1] = t
+            }
+        divisors(N)
+        dev = bx * by * bz / C - 1; if (dev < 0) dev = -dev
+        for (i = 1; i <= ng; i++) {
+            nx = gx[i] * bx; ny = gy[i] * by; nz = gz[i] * bz
+            if (block && !(cut_blocks(N, nx, ny, nz) && sp[1] == gx[i] && sp[2] == gy[i] && sp[3] == gz[i]))
+                continue
+            out = sprintf("%d %d %d %d %d", N, nx, ny, nz, nx * ny * nz)
+            if (block) out = out sprintf(" %d %d %d %d %d", gx[i], gy[i], gz[i], bx * by * bz, bx * by * bz)
+            else out = out " - - - - -"
+            printf "%s %.5f 1.000 %.15g %s\n", out, dev, lx * ny / nx, (dim == 3 ? sprintf("%.15g", lx * nz / nx) : lz)
+            return
         }
         print N, "none"
     }
@@ -191,10 +286,11 @@ real_cmd() { # N DECK
 }
 smpi_cmd() { # N DECK; run from the caller's directory, so that paths in --smpi-args work as typed
     # shellcheck disable=SC2206
-    local a=($smpi_args)
+    local a=($smpi_args) m=()
     cd "$here"
-    cmd=(sh "$top/run/smpirun.sh" "${a[@]}" -n "$1" "$2")
-    [ ! -x "$top/run/smpirun.sh" ] || cmd=("${cmd[@]:1}")
+    [ "$compute" != model ] || m=(-m "$costs")
+    cmd=(sh "$smpirun_sh" "${a[@]}" "${m[@]}" -n "$1" "$2")
+    [ ! -x "$smpirun_sh" ] || cmd=("${cmd[@]:1}")
 }
 launch() { # N DECK
     if [ "$smpi" -eq 1 ]; then smpi_cmd "$@"; else real_cmd "$@"; fi
@@ -338,11 +434,14 @@ EOF
     }
 }
 
-# Table + plot of a results folder from its results.csv; prints the table.
-report() { # DIR TITLE
+# Table + plot of a results folder from its results.csv; prints results.md (NOTE, then the table).
+report() { # DIR TITLE NOTE
     local dir=$1 rc=0
     aggregate "$dir/results.csv" > "$dir/.agg"
-    markdown_table "$dir/.agg" > "$dir/results.md"
+    {
+        printf '%s\n\n' "$3"
+        markdown_table "$dir/.agg"
+    } > "$dir/results.md"
     make_plot "$dir/.agg" "$dir" "$2" || rc=1
     rm -f "$dir/.agg"
     cat "$dir/results.md"
@@ -368,7 +467,10 @@ new_dir() { # DEFAULT_PREFIX: the -o folder or a fresh results/<prefix>_<date>_<
 
 # ---------------------------------------------------------------------------------------------
 ranks="" cells=19531 patterns="mahyco minimal" repeats=1 cycles="" partitioner=block
-base=$top/inputs/bench/mahyco.ini out="" timeout_s=0 smpi=0 smpi_args="" dry=0 plot=0
+base=$top/inputs/bench/mahyco.ini out="" timeout_s=0 smpi=0 smpi_args="" dry=0 plot=0 shape=bench compute=""
+# test hooks: the SMPI wrapper and the calibration script (see the environment in -h)
+smpirun_sh=${SMPIRUN_SH:-$top/run/smpirun.sh}
+calibrate=${SMPI_CALIBRATE:-$top/run/smpi_calibrate.sh}
 launcher=${MPIRUN:-mpirun}
 args="$*"
 here=$(pwd)
@@ -399,6 +501,14 @@ while [ $# -gt 0 ]; do
     --timeout) need "$@"; timeout_s=$2; shift ;;
     --smpi) smpi=1 ;;
     --smpi-args) need "$@"; smpi_args=$2; shift ;;
+    --smpi-compute)
+        need "$@"
+        case $2 in measured | model) compute=$2 ;; *) die "--smpi-compute: '$2' is not measured or model" ;; esac
+        shift ;;
+    --shape)
+        need "$@"
+        case $2 in bench | cube) shape=$2 ;; *) die "--shape: '$2' is not bench or cube" ;; esac
+        shift ;;
     -o | --out) need "$@"; out=$2; shift ;;
     --dry-run) dry=1 ;;
     --plot) plot=1 ;;
@@ -428,7 +538,7 @@ if [ "$plot" -eq 1 ]; then
         echo "date: $(date '+%Y-%m-%d %H:%M:%S')"
     } > "$dir/campaign.txt"
     echo "$me: results in $dir" >&2
-    report "$dir" "Weak scaling (merged)" || exit 1
+    report "$dir" "Weak scaling (merged)" "Weak scaling, merged from: ${plot_dirs[*]} (each folder's campaign.txt says how it ran)." || exit 1
     exit 0
 fi
 
@@ -444,10 +554,19 @@ ranks=$(for n in $ranks; do echo "$n"; done | sort -n -u | tr '\n' ' ')
 [ -n "${ranks// /}" ] || die "--ranks: empty list"
 case $base in /*) ;; *) base=$(pwd)/$base ;; esac
 [ -f "$base" ] || die "--deck: $base: no such file"
-if [ "$smpi" -eq 1 ] && [ ! -f "$top/run/smpirun.sh" ]; then
-    die "--smpi: $top/run/smpirun.sh is missing"
+if [ "$smpi" -eq 1 ] && [ ! -f "$smpirun_sh" ]; then
+    die "--smpi: $smpirun_sh is missing"
 fi
-if [ "$smpi" -eq 1 ]; then mode=smpi; else mode=real; fi
+if [ "$smpi" -eq 1 ]; then
+    mode=smpi
+    compute=${compute:-model}
+    if [ "$compute" = model ] && [ "$dry" -eq 0 ] && [ ! -f "$calibrate" ]; then
+        die "--smpi-compute model: $calibrate is missing (or use --smpi-compute measured)"
+    fi
+else
+    mode=real
+    [ -z "$compute" ] || die "--smpi-compute needs --smpi"
+fi
 
 hydro=${HYDRO:-$top/build/hydro}
 if [ ! -x "$hydro" ]; then
@@ -473,16 +592,39 @@ cycles=$(key run max_cycles)
 block=0
 [ "$partitioner" = block ] && block=1
 
+# sizes_for RANKS...: the sizes table of the chosen rule
+sizes_for() {
+    if [ "$shape" = cube ]; then
+        cube_meshes "$cells" "$dim" "$lx" "$lz" "$block" "$bx" "$by" "$bz" "$@"
+    else
+        size_meshes "$cells" "$dim" "$lx" "$ly" "$lz" "$block" "$@"
+    fi
+}
+if [ "$shape" = cube ]; then
+    cube=$(cube_block "$cells" "$dim")
+    [ -n "$cube" ] || die "--shape cube: no block of $cells cells within 2% with edges within a factor 2"
+    read -r bx by bz <<< "$cube"
+    box="lx = $lx, ly and lz per rank count"
+    [ "$dim" -eq 3 ] || box="lx = $lx, ly per rank count"
+    shape_note="shape cube: one block of $bx x $by$([ "$dim" -eq 2 ] || echo " x $bz") = $((bx * by * bz)) cells per rank at every rank count, cubic cells, $box"
+else
+    box="$lx x $ly x $lz"
+    shape_note="shape bench: box $box at every rank count"
+fi
 # shellcheck disable=SC2086
-sizes=$(size_meshes "$cells" "$dim" "$lx" "$ly" "$lz" "$block" $ranks)
+sizes=$(sizes_for $ranks)
 bad=$(printf '%s\n' "$sizes" | awk '$2 == "none" { printf " %s", $1 }')
 if [ "$dry" -eq 1 ]; then
     {
-        echo "# $cells owned cells per rank, box $lx x $ly x $lz (dim $dim), partitioner $partitioner"
-        echo "# ranks nx ny nz cells cells/rank px py pz owned_min owned_max deviation edge_ratio"
-        printf '%s\n' "$sizes" | awk '$2 != "none" { printf "%s %s %s %s %s %.1f %s %s %s %s %s %s %s\n",
-            $1, $2, $3, $4, $5, $5 / $1, $6, $7, $8, $9, $10, $11, $12 }'
+        echo "# $cells owned cells per rank, box $box (dim $dim), partitioner $partitioner"
+        echo "# $shape_note"
+        echo "# ranks nx ny nz cells cells/rank px py pz owned_min owned_max deviation edge_ratio ly lz"
+        printf '%s\n' "$sizes" | awk '$2 != "none" { printf "%s %s %s %s %s %.1f %s %s %s %s %s %s %s %s %s\n",
+            $1, $2, $3, $4, $5, $5 / $1, $6, $7, $8, $9, $10, $11, $12, $13, $14 }'
     }
+fi
+if [ -n "$bad" ] && [ "$shape" = cube ]; then
+    die "--shape cube: hydro's block partitioner cuts no rank grid of$bad ranks into $bx x $by x $bz blocks (try --shape bench or --partitioner metis)"
 fi
 if [ -n "$bad" ]; then
     why="cubic-ish cells (edge ratio <= 2)"
@@ -490,43 +632,83 @@ if [ -n "$bad" ]; then
     die "cannot give every rank $cells owned cells within 2% with $why on$bad ranks"
 fi
 [ "$dry" -eq 0 ] || exit 0
+# the calibration deck: the 1-rank deck of the same rule, whether or not 1 is in --ranks
+if [ "$mode" = smpi ] && [ "$compute" = model ]; then
+    size1=$(sizes_for 1)
+    [ "$(echo "$size1" | awk '{ print $2 }')" != none ] ||
+        die "--smpi-compute model: the rule gives no 1-rank mesh of $cells cells for the calibration (or use --smpi-compute measured)"
+fi
 
 # ---- the campaign ----
 dir=$(new_dir weak_scaling)
 mkdir -p "$dir/decks" "$dir/runs"
 campaign=$(basename "$dir")
+costs=$dir/costs.txt
+case $mode/$compute in
+smpi/model) compute_note="SMPI compute: model (per-kernel costs in costs.txt, calibrated by $(basename "$calibrate") -r 3 on calibrate.ini, 1 rank)" ;;
+smpi/*) compute_note="SMPI compute: measured (each simulated rank's compute timed as it runs)" ;;
+*) compute_note="" ;;
+esac
 {
     echo "campaign: $campaign"
     echo "date: $(date '+%Y-%m-%d %H:%M:%S'), host $(uname -n), $(nproc 2>/dev/null || echo '?') cores"
     echo "command: run/weak_scaling.sh $args"
     if [ "$smpi" -eq 1 ]; then
-        echo "launcher: run/smpirun.sh $smpi_args -n N DECK"
+        echo "launcher: run/smpirun.sh $smpi_args$([ "$compute" = measured ] || echo " -m $costs") -n N DECK"
+        echo "$compute_note"
     else
         echo "launcher: $launcher ${MPI_ARGS:-} -np N $hydro DECK"
     fi
     echo "base deck: $base ${overrides[*]}"
     echo "ranks: $ranks; patterns: $patterns; repeats: $repeats; cycles: $cycles; partitioner: $partitioner"
-    echo "$cells owned cells per rank; sizes (ranks nx ny nz cells px py pz owned_min owned_max deviation edge_ratio):"
+    echo "$shape_note"
+    echo "$cells owned cells per rank; sizes (ranks nx ny nz cells px py pz owned_min owned_max deviation edge_ratio ly lz):"
     printf '%s\n' "$sizes"
 } > "$dir/campaign.txt"
 
+# write_deck SIZES_LINE PATTERN FILE: the resolved deck with the mesh size (and, cube, the box)
+write_deck() {
+    local n nx ny nz tot dly dlz
+    read -r n nx ny nz tot _ _ _ _ _ _ _ dly dlz <<< "$1"
+    {
+        echo "; weak-scaling deck: $n ranks, sync pattern $2, $nx x $ny x $nz = $tot cells ($cells per rank wanted),"
+        echo "; $shape_note,"
+        echo "; generated by run/weak_scaling.sh from $base${overrides[*]:+ ${overrides[*]}}"
+        printf '%s\n' "$resolved" | awk -v nx="$nx" -v ny="$ny" -v nz="$nz" -v p="$2" -v box="$([ "$shape" = cube ] && echo 1)" \
+            -v ly="$dly" -v lz="$dlz" '
+            /^\[/ { s = $1 }
+            s == "[mesh]" && $1 == "nx" && $2 == "=" { $0 = "nx = " nx }
+            s == "[mesh]" && $1 == "ny" && $2 == "=" { $0 = "ny = " ny }
+            s == "[mesh]" && $1 == "nz" && $2 == "=" { $0 = "nz = " nz }
+            box && s == "[mesh]" && $1 == "ly" && $2 == "=" { $0 = "ly = " ly }
+            box && s == "[mesh]" && $1 == "lz" && $2 == "=" { $0 = "lz = " lz }
+            s == "[parallel]" && $1 == "sync_pattern" && $2 == "=" { $0 = "sync_pattern = " p }
+            { print }'
+    } > "$3"
+}
+
 # decks: one per (ranks, pattern), complete (every key), so that the folder records the campaign
 for n in $ranks; do
-    read -r _ nx ny nz tot _ <<< "$(printf '%s\n' "$sizes" | awk -v n="$n" '$1 == n')"
     for p in $patterns; do
-        {
-            echo "; weak-scaling deck: $n ranks, sync pattern $p, $nx x $ny x $nz = $tot cells ($cells per rank wanted),"
-            echo "; generated by run/weak_scaling.sh from $base${overrides[*]:+ ${overrides[*]}}"
-            printf '%s\n' "$resolved" | awk -v nx="$nx" -v ny="$ny" -v nz="$nz" -v p="$p" '
-                /^\[/ { s = $1 }
-                s == "[mesh]" && $1 == "nx" && $2 == "=" { $0 = "nx = " nx }
-                s == "[mesh]" && $1 == "ny" && $2 == "=" { $0 = "ny = " ny }
-                s == "[mesh]" && $1 == "nz" && $2 == "=" { $0 = "nz = " nz }
-                s == "[parallel]" && $1 == "sync_pattern" && $2 == "=" { $0 = "sync_pattern = " p }
-                { print }'
-        } > "$dir/decks/$(printf 'n%04d' "$n")_$p.ini"
+        write_deck "$(printf '%s\n' "$sizes" | awk -v n="$n" '$1 == n')" "$p" "$dir/decks/$(printf 'n%04d' "$n")_$p.ini"
     done
 done
+
+# SMPI compute model: the per-kernel costs measured on the real build, 1 rank, before any run
+if [ "$mode" = smpi ] && [ "$compute" = model ]; then
+    write_deck "$size1" "${patterns%% *}" "$dir/calibrate.ini"
+    echo "$me: calibrating the SMPI compute model: $calibrate -r 3 -o $costs $dir/calibrate.ini" >&2
+    crun=("$calibrate")
+    [ -x "$calibrate" ] || crun=(sh "$calibrate")
+    [ "$timeout_s" -eq 0 ] || crun=(timeout $((3 * timeout_s)) "${crun[@]}")
+    rc=0
+    (cd "$dir" && "${crun[@]}" -r 3 -o "$costs" "$dir/calibrate.ini") > "$dir/calibrate.log" 2>&1 || rc=$?
+    if [ "$rc" -ne 0 ] || [ ! -s "$costs" ]; then
+        tail -n 20 "$dir/calibrate.log" >&2
+        echo "$me: the SMPI compute-model calibration failed (exit $rc$([ "$rc" -ne 0 ] || echo ", no $costs")), see $dir/calibrate.log; no run made (--smpi-compute measured skips it)" >&2
+        exit 1
+    fi
+fi
 
 # runs: repeats outermost, so that machine noise spreads over every rank count and pattern
 raw=$dir/.raw.csv
@@ -591,9 +773,10 @@ ver=$(awk 'FNR == 1 && sub(/^\*I-Internal +/, "") && sub(/, [0-9]+ ranks,.*/, ""
     sort -u | tr '\n' ' ')
 echo "hydro: ${ver:-unknown (no listing)}" >> "$dir/campaign.txt"
 echo "$me: results in $dir" >&2
-title="Weak scaling, $cells cells per rank, $cycles cycles ($mode)"
+title="Weak scaling, $cells cells per rank, $cycles cycles ($mode${compute:+, compute $compute})"
+note="$title; $shape_note; partitioner $partitioner${compute_note:+; $compute_note}."
 prc=0
-report "$dir" "$title" || prc=1
+report "$dir" "$title" "$note" || prc=1
 if [ "$failed" -gt 0 ]; then
     echo "$me: $failed of $nruns runs failed (marked failed in $dir/results.csv)" >&2
     exit 1

@@ -46,6 +46,29 @@ t1=$(loop_time sim.out) t8=$(loop_time sim8.out)
 awk -v a="$t1" -v b="$t8" 'BEGIN { exit !(a > 0 && b > 3 * a) }'
 ok $? "-s 8 makes the simulated loop longer (loop $t1 s, with -s 8: $t8 s)"
 
+# The compute model (-m): kernel costs from a real 1-rank run; simulated times then depend on the
+# work only, so two runs give the same times to the last digit, whatever the machine's load.
+if [ -x "$HYDRO" ]; then
+    HYDRO_KERNEL_REPORT=$tmp/costs.txt mpi 1 "$HYDRO" "$@" > cal.out 2>&1
+    timeout "$TIMEOUT" sh "$LAUNCH" -m costs.txt -s 8 -n 4 "$@" > m1.out 2> m1.err
+    rc=$?
+    [ $rc -eq 0 ] && grep -q "SMPI compute model $tmp/costs.txt: .* owned items x 8, ghost items x 4;" m1.out
+    ok $? "-m runs with the model, owned work x 8 and ghost work x 4 (exit $rc)"
+    [ $rc -eq 0 ] || diag "$(cat m1.err)"
+    timeout "$TIMEOUT" sh "$LAUNCH" -m costs.txt -s 8 -n 4 "$@" > m2.out 2> m2.err
+    grep '^\*I-Timers ' m1.out > m1.tim
+    grep '^\*I-Timers ' m2.out > m2.tim
+    [ -s m1.tim ] && cmp -s m1.tim m2.tim; ok $? "two model runs: every timer identical"
+    grep '^\*I-Hydro      Totals' m1.out > m1.tot
+    [ -s m1.tot ] && cmp -s m1.tot sim.tot; ok $? "the model changes times only: totals as the measured run's"
+    awk '$1 == "lagrange_geometry" { $6 = "x" } { print }' costs.txt > broken.txt
+    timeout "$TIMEOUT" sh "$LAUNCH" -m broken.txt -n 2 "$@" > b.out 2> b.err
+    [ $? -eq 2 ] && grep -q "broken.txt:.*expected 'kernel calls items active_items seconds a b'" b.err
+    ok $? "a damaged costs file is refused with FILE:LINE and exit 2"
+    sh "$LAUNCH" -m nonexistent.txt -n 2 "$@" > /dev/null 2> b.err
+    [ $? -eq 2 ] && grep -q "costs file 'nonexistent.txt' not readable" b.err; ok $? "-m with a missing file exits 2"
+fi
+
 timeout "$TIMEOUT" sh "$LAUNCH" -n 2 "$@" output.checkpoint_period=5 > dump.out 2> dump.err
 rc=$?
 [ $rc -eq 2 ] && grep -q 'no HDF5 output; set output.checkpoint_period = -1' dump.err

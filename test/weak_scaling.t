@@ -1,5 +1,5 @@
 #!/bin/sh
-# run/weak_scaling.sh: the mesh-size rule (cells per rank within 2% on 1..2048 ranks), a tiny campaign (CSV, table, decks, PNG), failed runs kept and marked, --plot merging, SMPI when built.
+# run/weak_scaling.sh: the mesh-size rules (bench: cells per rank within 2% on 1..2048 ranks; cube: one block per rank on a cubic-cell box), a tiny campaign (CSV, table, decks, PNG), failed runs kept and marked, --plot merging, the SMPI compute-model plumbing (stubs), SMPI when built.
 . test/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -15,6 +15,12 @@ ok $? "-h prints the usage and exits 0"
 "$ws" -n 0 --dry-run > /dev/null 2>&1; [ $? -eq 2 ]; ok $? "a rank count of 0 exits 2"
 "$ws" -p sideways --dry-run > /dev/null 2>&1; [ $? -eq 2 ]; ok $? "an unknown pattern exits 2"
 "$ws" --dry-run mesh.nosuchkey=1 > /dev/null 2>&1; [ $? -eq 2 ]; ok $? "an invalid override exits 2 (hydro --check)"
+out=$("$ws" -h 2>&1); echo "$out" | grep -q -- '--shape S' && echo "$out" | grep -q -- '--smpi-compute C' &&
+    echo "$out" | grep -q '^Mesh rule, --shape cube'
+ok $? "-h documents --shape, --smpi-compute and the cube mesh rule"
+"$ws" --shape sphere --dry-run > /dev/null 2>&1; [ $? -eq 2 ]; ok $? "an unknown --shape exits 2"
+"$ws" --smpi --smpi-compute guessed --dry-run > /dev/null 2>&1; [ $? -eq 2 ]; ok $? "an unknown --smpi-compute exits 2"
+"$ws" --smpi-compute measured --dry-run > /dev/null 2>&1; [ $? -eq 2 ]; ok $? "--smpi-compute without --smpi exits 2"
 
 # ---- the mesh-size rule ----
 # check_sizes FILE CELLS BLOCK: every line of a --dry-run table obeys the rule, recomputed here:
@@ -57,6 +63,62 @@ grep -q '^128 ' "$tmp/sizes" && grep -q '^2048 ' "$tmp/sizes"; ok $? "the dry ru
 "$ws" --dry-run -c 50 -n 1 > /dev/null 2> "$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q 'cannot give every rank 50 owned cells' "$tmp/err"
 ok $? "a size the rule cannot meet (50 cells on 1 rank) is refused with exit 2 ($rc)"
+
+# ---- the cube rule ----
+# check_cube FILE CELLS DIM: every line of a --shape cube --dry-run table (base lx = LX) has
+# px*py*pz = ranks with px >= py >= pz (pz = 1 in 2D), the same block bx*by*bz = nx/px * ny/py *
+# nz/pz at every rank count, exactly (owned min = max = its cells), within 2% of CELLS, and
+# cubic cells: ly/ny = lx/nx (and lz/nz in 3D) to 1e-9; in 3D the same box at 128 and 1024 ranks.
+check_cube() {
+    awk -v C="$2" -v dim="$3" -v lx="$4" '
+    /^#/ { next }
+    function abs(x) { return x < 0 ? -x : x }
+    {
+        n++; N = $1; nx = $2; ny = $3; nz = $4; px = $7; py = $8; pz = $9
+        if (px * py * pz != N) { print "ranks " N ": grid " px "x" py "x" pz; bad = 1 }
+        if (px < py || py < pz || (dim == 2 && (pz != 1 || nz != 1))) { print "ranks " N ": grid order " px "x" py "x" pz; bad = 1 }
+        if (nx % px || ny % py || nz % pz) { print "ranks " N ": " nx "x" ny "x" nz " not a multiple of the grid"; bad = 1 }
+        b = (nx / px) "x" (ny / py) "x" (nz / pz); k = (nx / px) * (ny / py) * (nz / pz)
+        if (n == 1) { b1 = b } else if (b != b1) { print "ranks " N ": block " b " != " b1; bad = 1 }
+        if ($10 != k || $11 != k || nx * ny * nz != $5) { print "ranks " N ": owned " $10 ".." $11 " for block " k; bad = 1 }
+        if (abs(k / C - 1) > 0.02) { print "ranks " N ": block of " k " cells"; bad = 1 }
+        if (abs(($14 / ny) / (lx / nx) - 1) > 1e-9) { print "ranks " N ": ly " $14 " for " nx "x" ny; bad = 1 }
+        if (dim == 3 && abs(($15 / nz) / (lx / nx) - 1) > 1e-9) { print "ranks " N ": lz " $15 " for " nx "x" nz; bad = 1 }
+        box[N] = $14 " " $15; seen = seen " " N
+    }
+    END {
+        if (n == 0) { print "no sizes"; bad = 1 }
+        if (dim == 3 && (128 in box) && (1024 in box) && box[128] != box[1024]) { print "boxes differ at 128 and 1024 ranks"; bad = 1 }
+        print "block " b1 ", ranks:" seen; exit bad
+    }' "$1"
+}
+pow="1 2 4 8 16 32 64 128 256 512 1024 2048"
+for c in 2441 19531; do
+    "$ws" --dry-run --shape cube -c "$c" -n "$pow" > "$tmp/cube" 2> "$tmp/err"
+    rc=$?
+    out=$(check_cube "$tmp/cube" "$c" 3 1)
+    st=$?
+    [ $rc -eq 0 ] && [ $st -eq 0 ] && [ "$(grep -vc '^#' "$tmp/cube")" -eq 12 ]
+    ok $? "--shape cube dry run, $c cells per rank: 1..2048 ranks, one exact block, grid px>=py>=pz, cubic cells"
+    [ $rc -eq 0 ] && [ $st -eq 0 ] || diag "$out $(cat "$tmp/err")"
+done
+awk '$1 == 128 && $7 == 8 && $8 == 4 && $9 == 4 { a = 1 } $1 == 1024 && $7 == 16 && $8 == 8 && $9 == 8 { b = 1 } END { exit !(a && b) }' "$tmp/cube"
+ok $? "--shape cube: 128 ranks on an 8x4x4 grid, 1024 on 16x8x8"
+# rank counts that are no power of two, where the most cubic grid is not always the one cut
+"$ws" --dry-run --shape cube -c 2441 -n "3 5 6 7 12 24 72 96 100 120 160 1000" > "$tmp/cube" 2> "$tmp/err"; rc=$?
+out=$(check_cube "$tmp/cube" 2441 3 1); st=$?
+[ $rc -eq 0 ] && [ $st -eq 0 ] && [ "$(grep -vc '^#' "$tmp/cube")" -eq 12 ]
+ok $? "--shape cube dry run, 2441 cells per rank on 12 other rank counts up to 1000"
+[ $rc -eq 0 ] && [ $st -eq 0 ] || diag "$out $(cat "$tmp/err")"
+"$ws" --dry-run --shape cube -c 2441 -n "1 2 8 128 1024" --deck "$top/inputs/sod_2d_y.ini" > "$tmp/cube" 2> "$tmp/err"; rc=$?
+lx2=$("$HYDRO" --check "$top/inputs/sod_2d_y.ini" | awk '$1 == "lx" { print $3; exit }')
+out=$(check_cube "$tmp/cube" 2441 2 "$lx2"); st=$?
+[ $rc -eq 0 ] && [ $st -eq 0 ] && [ "$(grep -vc '^#' "$tmp/cube")" -eq 5 ]
+ok $? "--shape cube dry run in 2D (sod_2d_y): pz = nz = 1, one block, square cells"
+[ $rc -eq 0 ] && [ $st -eq 0 ] || diag "$out $(cat "$tmp/err")"
+"$ws" --dry-run --shape cube -c 50 -n 1 > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'shape cube: no block of 50 cells' "$tmp/err"
+ok $? "--shape cube: no near-cubic block of 50 cells (3D) is refused with exit 2 ($rc)"
 
 # ---- a tiny campaign ----
 # campaign DIR ARGS...: run the script quietly into DIR; exit status in $rc
@@ -138,6 +200,82 @@ ok $? "--plot A M: merged CSV (6 rows), PNG, one curve per campaign where (patte
 [ $rc -eq 0 ] || diag "$(cat "$tmp/p.err")"
 "$ws" --plot "$tmp/nothing" > /dev/null 2>&1; [ $? -eq 2 ]; ok $? "--plot on a folder without results.csv exits 2"
 
+# ---- a real --shape cube campaign: hydro's own partition gives every rank the block ----
+MPIRUN="$MPIRUN" campaign "$tmp/k" --shape cube -n 1,2,4 -p minimal
+read -r _ kx ky kz kc _ <<EOF
+$(grep -v '^#' "$tmp/k/campaign.txt" | awk '$1 == 1')
+EOF
+[ $rc -eq 0 ] && [ "$(awk -F, -v k="$kc" 'NR > 1 && $20 == "ok" && $10 == k && $11 == k' "$tmp/k/results.csv" | wc -l)" -eq 3 ] &&
+    grep -q "^nx = $((2 * kx))\$" "$tmp/k/decks/n0004_minimal.ini" && grep -q "^ny = $((2 * ky))\$" "$tmp/k/decks/n0004_minimal.ini" &&
+    grep -q "^nz = $kz\$" "$tmp/k/decks/n0004_minimal.ini" && grep -q '^ly = ' "$tmp/k/decks/n0004_minimal.ini"
+ok $? "--shape cube campaign on 1, 2, 4 ranks: hydro reports owned min = max = the ${kx}x${ky}x${kz} block on every run"
+[ $rc -eq 0 ] || diag "$(cat "$tmp/k.err")"
+
+# ---- --smpi-compute: the calibration and run/smpirun.sh -m, through stubs ----
+# stub calibration: records its arguments, writes the -o file (fails with CALIB_FAIL=1, writes
+# nothing with CALIB_NOFILE=1)
+cat > "$tmp/calib" << 'EOF'
+#!/bin/sh
+echo "$@" >> "$CALIB_LOG"
+[ "${CALIB_FAIL:-0}" = 0 ] || { echo "stub calibration fails" >&2; exit 1; }
+while getopts r:o: o; do case $o in o) out=$OPTARG ;; *) ;; esac; done
+[ "${CALIB_NOFILE:-0}" = 1 ] || echo "stub costs" > "$out"
+EOF
+# stub run/smpirun.sh: records its arguments, prints the listing lines the script reads
+cat > "$tmp/smpi" << 'EOF'
+#!/bin/sh
+echo "$@" >> "$SMPI_LOG"
+echo "*I-Loop         Cycle 3"
+echo "*I-Internal   TotalReel = 0.3 secondes (init: 0.1  loop: 0.2 )"
+EOF
+chmod +x "$tmp/calib" "$tmp/smpi"
+# stubbed DIR ARGS...: a stubbed SMPI campaign on 2 ranks only (so the 1-rank deck is extra);
+# the stubs' argument logs in DIR.calib and DIR.smpi
+stubbed() {
+    d=$1
+    shift
+    CALIB_LOG=$d.calib SMPI_LOG=$d.smpi SMPI_CALIBRATE=$tmp/calib SMPIRUN_SH=$tmp/smpi \
+        campaign "$d" --smpi --smpi-args "-s 2" --shape cube -n 2 -p minimal "$@"
+}
+# (set and reset here: whether an assignment before a function call outlives it varies by shell)
+CALIB_FAIL=0 CALIB_NOFILE=0
+export CALIB_LOG SMPI_LOG SMPI_CALIBRATE SMPIRUN_SH CALIB_FAIL CALIB_NOFILE
+stubbed "$tmp/cm"
+cm=$tmp/cm
+[ $rc -eq 0 ] && [ "$(cat "$cm.calib")" = "-r 3 -o $cm/costs.txt $cm/calibrate.ini" ] &&
+    [ "$(cat "$cm.smpi")" = "-s 2 -m $cm/costs.txt -n 2 $cm/decks/n0002_minimal.ini" ] &&
+    [ "$(csv_field "$cm/results.csv" 1 status)" = ok ]
+ok $? "--smpi (compute model by default): one calibration (-r 3 -o costs.txt), then the run gets -m costs.txt before -n"
+[ $rc -eq 0 ] || diag "$(cat "$cm.err")"
+read -r _ kx ky kz _ <<EOF
+$(grep -v '^#' "$cm/campaign.txt" | awk '$1 == 2')
+EOF
+grep -q "^nx = $((kx / 2))\$" "$cm/calibrate.ini" && grep -q "^ny = $ky\$" "$cm/calibrate.ini" &&
+    grep -q "^nz = $kz\$" "$cm/calibrate.ini" && grep -q '^max_cycles = 3$' "$cm/calibrate.ini" &&
+    "$HYDRO" --check "$cm/calibrate.ini" > /dev/null
+ok $? "the calibration deck is the campaign's 1-rank deck (one block), though 1 is not in --ranks"
+grep -q 'SMPI compute: model' "$cm/results.md" && grep -q 'SMPI compute: model' "$cm/campaign.txt"
+ok $? "results.md and campaign.txt record the compute model"
+stubbed "$tmp/cs" --smpi-compute measured
+[ $rc -eq 0 ] && [ ! -e "$tmp/cs.calib" ] && [ "$(cat "$tmp/cs.smpi")" = "-s 2 -n 2 $tmp/cs/decks/n0002_minimal.ini" ] &&
+    [ ! -e "$tmp/cs/costs.txt" ] && grep -q 'SMPI compute: measured' "$tmp/cs/results.md"
+ok $? "--smpi-compute measured: no calibration, no -m, results.md says measured"
+CALIB_FAIL=1
+stubbed "$tmp/cf"
+CALIB_FAIL=0
+[ $rc -eq 1 ] && [ -e "$tmp/cf.calib" ] && [ ! -e "$tmp/cf.smpi" ] && [ ! -e "$tmp/cf/results.csv" ] &&
+    grep -q 'calibration failed' "$tmp/cf.err" && grep -q 'stub calibration fails' "$tmp/cf.err"
+ok $? "a failed calibration stops the campaign: exit 1 ($rc), no run, its message shown"
+CALIB_NOFILE=1
+stubbed "$tmp/cn"
+CALIB_NOFILE=0
+[ $rc -eq 1 ] && [ ! -e "$tmp/cn.smpi" ] && grep -q 'calibration failed (exit 0, no ' "$tmp/cn.err"
+ok $? "a calibration that writes no costs file counts as failed ($rc)"
+SMPI_CALIBRATE=$tmp/nothing campaign "$tmp/cx" --smpi -n 2
+[ $rc -eq 2 ] && [ ! -e "$tmp/cx" ] && grep -q 'smpi-compute model: .*nothing is missing' "$tmp/cx.err"
+ok $? "a missing calibration script is refused before anything runs (exit 2, $rc)"
+unset SMPI_CALIBRATE SMPIRUN_SH
+
 # ---- SMPI (when the SMPI build and SimGrid are there) ----
 if [ -x "$top/build-smpi/hydro" ] && command -v smpirun > /dev/null 2>&1; then
     cat > "$tmp/c4.xml" << 'EOF'
@@ -147,16 +285,21 @@ if [ -x "$top/build-smpi/hydro" ] && command -v smpirun > /dev/null 2>&1; then
   <cluster id="c" prefix="node-" suffix="" radical="0-3" speed="1Gf" bw="10GBps" lat="1us"/>
 </platform>
 EOF
-    campaign "$tmp/s" --smpi --smpi-args "-p $tmp/c4.xml" -n 1,2 -p mahyco
+    campaign "$tmp/s" --smpi --smpi-compute measured --smpi-args "-p $tmp/c4.xml" -n 1,2 -p mahyco
     [ $rc -eq 0 ] && [ "$(awk -F, 'NR > 1 && $1 == "smpi" && $20 == "ok"' "$tmp/s/results.csv" | wc -l)" -eq 2 ]
-    ok $? "--smpi: two simulated runs through run/smpirun.sh, rows in mode smpi"
+    ok $? "--smpi --smpi-compute measured: two simulated runs through run/smpirun.sh, rows in mode smpi"
     [ $rc -eq 0 ] || diag "$(cat "$tmp/s.err")"
     "$ws" --plot -o "$tmp/q" "$tmp/a" "$tmp/s" > /dev/null 2>&1 &&
         grep -q 'mahyco (real)' "$tmp/q/plot.gp" && grep -q 'mahyco (smpi)' "$tmp/q/plot.gp" && png "$tmp/q/plot.png"
     ok $? "--plot real smpi: real and simulated curves on the same axes"
+    # the real calibration (run/smpi_calibrate.sh on the real build) and run/smpirun.sh -m
+    MPIRUN="$MPIRUN" campaign "$tmp/sm" --smpi --smpi-args "-p $tmp/c4.xml" --shape cube -n 2 -p minimal
+    [ $rc -eq 0 ] && [ -s "$tmp/sm/costs.txt" ] && [ "$(csv_field "$tmp/sm/results.csv" 1 status)" = ok ] &&
+        grep -q 'SMPI compute: model' "$tmp/sm/results.md"
+    ok $? "--smpi, compute model: the real calibration into costs.txt, then a simulated run on 2 ranks"
+    [ $rc -eq 0 ] || diag "$(cat "$tmp/sm.err")"
 else
-    echo "ok $((tap_n + 1)) # skip no build-smpi/hydro or smpirun (make smpi)"
-    echo "ok $((tap_n + 2)) # skip no build-smpi/hydro or smpirun (make smpi)"
-    tap_n=$((tap_n + 2))
+    for i in 1 2 3; do echo "ok $((tap_n + i)) # skip no build-smpi/hydro or smpirun (make smpi)"; done
+    tap_n=$((tap_n + 3))
 fi
 done_testing
