@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "mesh_local.h"
+
 const char *const cartesian_tag_names[7] = {"none", "xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
 
 int64_t cartesian_ncells(const struct box *b) { return b->n[0] * b->n[1] * (b->dim == 3 ? b->n[2] : 1); }
@@ -45,6 +47,9 @@ void cartesian_generate(const struct box *b, const int64_t lo[3], const int64_t 
     static const int off[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
                                   {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
     const struct element *el = out->el;
+    if (hi[0] > lo[0] && hi[1] > lo[1] && kmax > kmin) /* the block's cells and nodes, at once */
+        cellset_reserve(out, (hi[0] - lo[0]) * (hi[1] - lo[1]) * (kmax - kmin),
+                        (hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (kmax - kmin + (b->dim == 3)));
     for (int64_t k = kmin; k < kmax; k++)
         for (int64_t j = lo[1]; j < hi[1]; j++)
             for (int64_t i = lo[0]; i < hi[0]; i++) {

@@ -59,42 +59,89 @@ static void nodelists_read(struct nodelists *l, struct buf *b)
 /* The directory: every (node, cell, owner) triple of the mesh, held by rank node / block, the
  * node ids cut in P ranges. Ranges rather than node % P: the nodes of a compact subdomain have
  * few distinct ranges, so each rank talks to a few homes instead of all P (the set-up's
- * messages grew as P^2 otherwise, which is what limited simulated runs to a few hundred ranks). */
-struct dir_entry {
-    int64_t node, cell;
-    int64_t owner;
-};
-
-static int cmp_entry(const void *a, const void *b)
-{
-    const struct dir_entry *x = a, *y = b;
-    if (x->node != y->node)
-        return x->node < y->node ? -1 : 1;
-    return (x->cell > y->cell) - (x->cell < y->cell);
-}
-
+ * messages grew as P^2 otherwise, which is what limited simulated runs to a few hundred ranks).
+ * Held as a list per node (CSR, 12 bytes per triple) rather than as one sorted array of
+ * triples, which took twice that plus as much again to sort: the set-up's largest array. */
 struct directory {
-    int64_t block; /* node ids per home rank */
-    int64_t n;
-    struct dir_entry *e; /* sorted by (node, cell) */
-    struct idmap first;  /* node -> index of its first entry */
+    int64_t block;  /* node ids per home rank */
+    int64_t nnodes; /* distinct nodes homed here */
+    int64_t *node;  /* [nnodes] ascending */
+    int64_t *start; /* [nnodes + 1]: the cells of node[i] are [start[i], start[i + 1]) */
+    int64_t *cell;  /* cells around each node, ascending */
+    int32_t *owner; /* their owners */
+    struct idmap slot; /* node -> slot, in order of first arrival */
+    int64_t *pos;      /* [nnodes] slot -> index in node */
 };
 
 static int home(const struct directory *d, int64_t node) { return (int)(node / d->block); }
 
+/* The (node, cell) pairs homed here: own's (owner me) and those of the messages (owner: the
+ * source). Pass 0 finds the nodes and counts their cells, pass 1 files the cells. */
+static void directory_pass(struct directory *d, int pass, int me, const struct cellset *own, struct inbox *in,
+                           int64_t *fill)
+{
+    const int nv = own->el->nnodes;
+    for (int i = -1; i < in->n; i++) {
+        struct buf *b = i < 0 ? NULL : &in->msg[i];
+        int64_t k = 0, n = b ? (int64_t)(b->len / (2 * sizeof(int64_t))) : own->ncells * nv;
+        if (b)
+            b->pos = 0;
+        for (; k < n; k++) {
+            int64_t node, cell;
+            int32_t owner;
+            if (b) {
+                node = buf_get_i64(b);
+                cell = buf_get_i64(b);
+                owner = in->src[i];
+            } else {
+                node = own->nodes[k];
+                if (home(d, node) != me)
+                    continue;
+                cell = own->gid[k / nv];
+                owner = me;
+            }
+            if (pass == 0) {
+                if (idmap_put(&d->slot, node, d->nnodes)) {
+                    if ((d->nnodes & (d->nnodes - 1)) == 0) /* powers of two: grow */
+                        d->pos = xrealloc(d->pos, (size_t)(d->nnodes ? 2 * d->nnodes : 1) * sizeof *d->pos);
+                    d->pos[d->nnodes++] = 0;
+                }
+                d->pos[idmap_get(&d->slot, node)]++; /* counts, for now */
+            } else {
+                int64_t e = fill[d->pos[idmap_get(&d->slot, node)]]++;
+                d->cell[e] = cell;
+                d->owner[e] = owner;
+            }
+        }
+    }
+}
+
 static void directory_build(MPI_Comm comm, const struct cellset *own, struct directory *d)
 {
-    int P = comm_size(comm), nv = own->el->nnodes;
+    int P = comm_size(comm), me = comm_rank(comm), nv = own->el->nnodes;
+    memset(d, 0, sizeof *d);
     long long top = -1;
     for (int64_t i = 0; i < own->ncells * nv; i++)
         top = own->nodes[i] > top ? own->nodes[i] : top;
     top = comm_max_ll(comm, top);
     d->block = (top + 1) / P + 1; /* home(top) < P */
+    /* pairs for other homes: counted first so that each message is allocated once, exactly */
+    int64_t *per_home = xcalloc((size_t)P, sizeof *per_home);
+    for (int64_t i = 0; i < own->ncells * nv; i++)
+        per_home[home(d, own->nodes[i])]++;
     struct outbox out;
     outbox_init(&out, comm);
+    for (int r = 0; r < P; r++)
+        if (r != me && per_home[r]) {
+            out.to[r].cap = (size_t)per_home[r] * 2 * sizeof(int64_t);
+            out.to[r].data = xmalloc(out.to[r].cap);
+        }
+    free(per_home);
     for (int64_t c = 0; c < own->ncells; c++)
         for (int k = 0; k < nv; k++) {
             int64_t node = own->nodes[c * nv + k];
+            if (home(d, node) == me)
+                continue; /* filed directly from own */
             struct buf *b = &out.to[home(d, node)];
             buf_put_i64(b, node);
             buf_put_i64(b, own->gid[c]);
@@ -102,45 +149,74 @@ static void directory_build(MPI_Comm comm, const struct cellset *own, struct dir
     struct inbox in;
     comm_exchange(comm, &out, &in);
     outbox_free(&out);
-    int64_t n = 0;
-    for (int i = 0; i < in.n; i++)
-        n += (int64_t)(in.msg[i].len / (2 * sizeof(int64_t)));
-    d->n = n;
-    d->e = xmalloc((size_t)(n ? n : 1) * sizeof *d->e);
-    int64_t k = 0;
-    for (int i = 0; i < in.n; i++)
-        while (!buf_done(&in.msg[i])) {
-            d->e[k].node = buf_get_i64(&in.msg[i]);
-            d->e[k].cell = buf_get_i64(&in.msg[i]);
-            d->e[k++].owner = in.src[i];
-        }
+    idmap_init(&d->slot, 1024);
+    directory_pass(d, 0, me, own, &in, NULL);
+    /* nodes in ascending order, their lists one after the other */
+    const int64_t nn = d->nnodes;
+    struct key_idx *o = xmalloc((size_t)(nn ? nn : 1) * sizeof *o);
+    for (int64_t s = 0; s < nn; s++)
+        o[s] = (struct key_idx){0, s};
+    for (size_t i = 0; i < d->slot.cap; i++)
+        if (d->slot.keys[i] >= 0)
+            o[d->slot.vals[i]].key = d->slot.keys[i];
+    qsort(o, (size_t)nn, sizeof *o, key_idx_cmp);
+    d->node = xmalloc((size_t)(nn ? nn : 1) * sizeof *d->node);
+    d->start = xmalloc((size_t)(nn + 1) * sizeof *d->start);
+    int64_t *fill = xmalloc((size_t)(nn ? nn : 1) * sizeof *fill);
+    d->start[0] = 0;
+    for (int64_t i = 0; i < nn; i++) {
+        d->node[i] = o[i].key;
+        d->start[i + 1] = d->start[i] + d->pos[o[i].idx]; /* pos holds the counts */
+        fill[i] = d->start[i];
+    }
+    for (int64_t i = 0; i < nn; i++)
+        d->pos[o[i].idx] = i;
+    free(o);
+    d->cell = xmalloc((size_t)(d->start[nn] ? d->start[nn] : 1) * sizeof *d->cell);
+    d->owner = xmalloc((size_t)(d->start[nn] ? d->start[nn] : 1) * sizeof *d->owner);
+    directory_pass(d, 1, me, own, &in, fill);
+    free(fill);
     inbox_free(&in);
-    qsort(d->e, (size_t)n, sizeof *d->e, cmp_entry);
-    idmap_init(&d->first, (size_t)n / 4 + 16);
-    for (int64_t i = 0; i < n; i++)
-        if (i == 0 || d->e[i].node != d->e[i - 1].node)
-            idmap_put(&d->first, d->e[i].node, i);
+    for (int64_t i = 0; i < nn; i++) /* each list by cell (insertion sort: lists are short) */
+        for (int64_t a = d->start[i] + 1; a < d->start[i + 1]; a++)
+            for (int64_t b = a; b > d->start[i] && d->cell[b - 1] > d->cell[b]; b--) {
+                int64_t tc = d->cell[b];
+                int32_t to = d->owner[b];
+                d->cell[b] = d->cell[b - 1];
+                d->owner[b] = d->owner[b - 1];
+                d->cell[b - 1] = tc;
+                d->owner[b - 1] = to;
+            }
 }
 
 static void directory_free(struct directory *d)
 {
-    free(d->e);
-    idmap_free(&d->first);
+    free(d->node);
+    free(d->start);
+    free(d->cell);
+    free(d->owner);
+    free(d->pos);
+    idmap_free(&d->slot);
+    memset(d, 0, sizeof *d);
 }
 
-static void put_list(const struct directory *d, int64_t node, struct buf *b)
+/* Index of node in the directory (fatal when it is not homed here). */
+static int64_t dir_index(const struct directory *d, int64_t node)
 {
-    int64_t i = idmap_get(&d->first, node), j = i;
-    if (i < 0)
+    int64_t s = idmap_get(&d->slot, node);
+    if (s < 0)
         hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: node %lld unknown to its directory",
                     (long long)node);
-    while (j < d->n && d->e[j].node == node)
-        j++;
-    buf_put_i64(b, node);
-    buf_put_i64(b, j - i);
-    for (int64_t k = i; k < j; k++) {
-        buf_put_i64(b, d->e[k].cell);
-        buf_put_i64(b, d->e[k].owner);
+    return d->pos[s];
+}
+
+static void put_list(const struct directory *d, int64_t i, struct buf *b)
+{
+    buf_put_i64(b, d->node[i]);
+    buf_put_i64(b, d->start[i + 1] - d->start[i]);
+    for (int64_t k = d->start[i]; k < d->start[i + 1]; k++) {
+        buf_put_i64(b, d->cell[k]);
+        buf_put_i64(b, d->owner[k]);
     }
 }
 
@@ -149,18 +225,19 @@ static void directory_push_shared(MPI_Comm comm, const struct directory *d, stru
 {
     struct outbox out;
     outbox_init(&out, comm);
-    for (int64_t i = 0, j; i < d->n; i = j) {
+    for (int64_t n = 0; n < d->nnodes; n++) {
+        const int64_t i = d->start[n], j = d->start[n + 1];
         int shared = 0;
-        for (j = i; j < d->n && d->e[j].node == d->e[i].node; j++)
-            shared |= d->e[j].owner != d->e[i].owner;
+        for (int64_t k = i; k < j; k++)
+            shared |= d->owner[k] != d->owner[i];
         if (!shared)
             continue;
         for (int64_t k = i; k < j; k++) { /* once to each distinct owner */
             int seen = 0;
             for (int64_t q = i; q < k; q++)
-                seen |= d->e[q].owner == d->e[k].owner;
+                seen |= d->owner[q] == d->owner[k];
             if (!seen)
-                put_list(d, d->e[i].node, &out.to[d->e[k].owner]);
+                put_list(d, n, &out.to[d->owner[k]]);
         }
     }
     struct inbox in;
@@ -183,7 +260,7 @@ static void directory_query(MPI_Comm comm, const struct directory *d, const int6
     comm_exchange(comm, &out, &in);
     for (int i = 0; i < in.n; i++)
         while (!buf_done(&in.msg[i]))
-            put_list(d, buf_get_i64(&in.msg[i]), &out.to[in.src[i]]);
+            put_list(d, dir_index(d, buf_get_i64(&in.msg[i])), &out.to[in.src[i]]);
     inbox_free(&in);
     comm_exchange(comm, &out, &in);
     outbox_free(&out);
@@ -346,6 +423,7 @@ struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, int che
         if (layer < nlayers)
             next_layer(&ghosts, first, ghosts.ncells, &known, me, &ghost_owner, &wanted);
     }
+    directory_free(&dir); /* the largest set-up array: gone before the mesh is assembled */
 
     /* cells beyond the last layer that share a face with it and have a smaller gid: their
      * element numbering names the face (face global id) */
@@ -371,6 +449,7 @@ struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, int che
         cell_list_free(&far);
         idmap_free(&asked);
     }
+    idmap_free(&own_index);
 
     long long nonconforming;
     struct mesh *m = mesh_assemble(me, own, &ghosts, layer_end, nlayers, &ghost_owner, &known, &beyond,
@@ -388,11 +467,7 @@ struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, int che
         m->global_nnodes = comm_sum_ll(comm, m->nnodes_owned);
     }
     cellset_free(&beyond);
-    cellset_free(&ghosts);
-    idmap_free(&ghost_owner);
     nodelists_free(&known);
-    directory_free(&dir);
-    idmap_free(&own_index);
     return m;
 }
 

@@ -30,7 +30,7 @@ static int face_of(const struct element *el, const int64_t *nodes, const int64_t
 
 /* Scratch arrays shared by the assembly steps, indexed by local cell. */
 struct scratch {
-    int64_t *cell_node_gid; /* [ncells][nnodes per cell] */
+    int64_t *cell_node_gid; /* [ncells][nnodes per cell], until the nodes are numbered */
     int8_t *cell_layer;     /* [ncells] */
     long long nonconforming; /* smallest gid of a cell sharing a face with two others, or LLONG_MAX */
 };
@@ -81,14 +81,15 @@ static void assemble_cells(struct mesh *m, struct scratch *w, const struct cells
         m->cell_layer_start[l] = (int32_t)pos;
 }
 
-/* Nodes: a node's layer is the lowest layer of the cells around it; owner by the rule in mesh.h. */
+/* Nodes: a node's layer is the lowest layer of the cells around it; owner by the rule in mesh.h.
+ * The cells' node gids are no longer needed afterwards: freed here, before the faces. */
 static void assemble_nodes(struct mesh *m, struct scratch *w, const struct cellset *own, const struct cellset *ghosts,
                            const struct nodelists *known)
 {
     const int nv = m->el->nnodes, me = m->rank;
     const int64_t nc = m->ncells;
-    struct idmap node_slot;
-    idmap_init(&node_slot, (size_t)nc * 2);
+    struct idmap node_slot; /* gid -> slot in order of first visit; sized for about one node per cell */
+    idmap_init(&node_slot, (size_t)nc + (size_t)nc / 4 + 16);
     int64_t nn = 0, cap = 1024;
     int64_t *ngid = xmalloc((size_t)cap * sizeof *ngid);
     int8_t *nlayer = xmalloc((size_t)cap);
@@ -120,13 +121,12 @@ static void assemble_nodes(struct mesh *m, struct scratch *w, const struct cells
         o[i] = (struct key_idx){(cls << 59) | ngid[i], i};
         nown += nowner[i] == me;
     }
+    free(nlayer);
     qsort(o, (size_t)nn, sizeof *o, key_idx_cmp);
     m->nnodes_owned = (int32_t)nown;
     m->node_gid = xmalloc((size_t)(nn ? nn : 1) * sizeof *m->node_gid);
     m->node_owner = xmalloc((size_t)(nn ? nn : 1) * sizeof *m->node_owner);
     m->node_xyz = xmalloc((size_t)(nn ? nn : 1) * 3 * sizeof *m->node_xyz);
-    struct idmap node_local;
-    idmap_init(&node_local, (size_t)nn);
     /* classes in sort order: 0 owned, 1 other layer-0, 1 + l layer l */
     int64_t per_class[MAX_LAYERS + 2] = {0};
     for (int64_t i = 0; i < nn; i++)
@@ -135,6 +135,7 @@ static void assemble_nodes(struct mesh *m, struct scratch *w, const struct cells
     m->node_layer_start[1] = (int32_t)(per_class[0] + per_class[1]);
     for (int l = 2; l <= MAX_LAYERS + 1; l++)
         m->node_layer_start[l] = m->node_layer_start[l - 1] + (int32_t)per_class[l];
+    int32_t *local = nowner; /* slot -> local index, in place of the owners once they are copied */
     for (int64_t i = 0; i < nn; i++) {
         int64_t src = o[i].idx;
         m->node_gid[i] = ngid[src];
@@ -143,17 +144,17 @@ static void assemble_nodes(struct mesh *m, struct scratch *w, const struct cells
         if (!x)
             x = cellset_node_xyz(ghosts, ngid[src]);
         memcpy(m->node_xyz + 3 * i, x, 3 * sizeof *x);
-        idmap_put(&node_local, ngid[src], i);
     }
+    for (int64_t i = 0; i < nn; i++)
+        local[o[i].idx] = (int32_t)i;
     free(o);
-    free(nowner);
-    free(nlayer);
     free(ngid);
-    idmap_free(&node_slot);
     for (int64_t i = 0; i < nc * nv; i++)
-        m->cell_nodes[i] = (int32_t)idmap_get(&node_local, w->cell_node_gid[i]);
-    idmap_free(&node_local);
-
+        m->cell_nodes[i] = local[idmap_get(&node_slot, w->cell_node_gid[i])];
+    free(local);
+    idmap_free(&node_slot);
+    free(w->cell_node_gid);
+    w->cell_node_gid = NULL;
 }
 
 /* Node -> cells, each list in ascending cell gid. */
@@ -196,91 +197,132 @@ static void assemble_node_cells(struct mesh *m)
 
 }
 
-/* Faces: pair the faces of local cells by their node keys; a lone face is on the boundary
- * or cut by the last ghost layer, which the node lists tell apart. */
+/* Key of face f of local cell c on local node indices (one to one with the global ids, so
+ * two faces have equal keys here exactly when they have equal global keys). */
+static void local_key(const struct mesh *m, int32_t c, int f, int64_t key[4])
+{
+    const int nv = m->el->nnodes;
+    int64_t nodes[MAX_CELL_NODES];
+    for (int k = 0; k < nv; k++)
+        nodes[k] = m->cell_nodes[(size_t)c * nv + k];
+    element_face_key(m->el, nodes, f, key);
+}
+
+/* Does local cell d hold every node of key (n entries)? */
+static int holds_nodes(const struct mesh *m, int32_t d, const int64_t *key, int n)
+{
+    const int nv = m->el->nnodes;
+    const int32_t *cn = m->cell_nodes + (size_t)d * nv;
+    for (int i = 0; i < n; i++) {
+        int found = 0;
+        for (int k = 0; k < nv && !found; k++)
+            found = cn[k] == key[i];
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* Does local cell c use a node twice (then two of its own faces may share a key)? */
+static int repeats_node(const struct mesh *m, int32_t c)
+{
+    const int nv = m->el->nnodes;
+    const int32_t *cn = m->cell_nodes + (size_t)c * nv;
+    for (int i = 0; i < nv; i++)
+        for (int k = i + 1; k < nv; k++)
+            if (cn[i] == cn[k])
+                return 1;
+    return 0;
+}
+
+enum { FACE_SKIPPED = INT32_MIN }; /* a face shared by three cells or more: the mesh is refused */
+
+/* Faces: each face of a local cell is paired with the local cells around its smallest node
+ * that hold the same face (node_cells, no sort of all face records); a lone face is on the
+ * boundary or cut by the last ghost layer, which the node lists tell apart. The face is
+ * recorded once, by its cell of smaller global id, as (layer, global id) to sort; cell_faces
+ * holds the other side of each recorded face until the faces are numbered. */
 static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodelists *known,
                            const struct cellset *beyond)
 {
     const struct element *el = m->el;
-    const int nv = el->nnodes, nf = el->nfaces, nlayers = m->nlayers;
+    const int nv = el->nnodes, nf = el->nfaces, nfn = el->nface_nodes, nlayers = m->nlayers;
     const int64_t nc = m->ncells;
-    int64_t nrec = nc * nf;
-    struct face_rec *fr = xmalloc((size_t)(nrec ? nrec : 1) * sizeof *fr);
-    for (int64_t c = 0; c < nc; c++)
-        for (int f = 0; f < nf; f++) {
-            element_face_key(el, w->cell_node_gid + c * nv, f, fr[c * nf + f].key);
-            fr[c * nf + f].cell = c;
-            fr[c * nf + f].side = f;
-        }
-    qsort(fr, (size_t)nrec, sizeof *fr, face_rec_cmp);
+    checked_i32(nc * nf, "cell faces");
     struct idmap beyond_index;
     idmap_init(&beyond_index, (size_t)beyond->ncells);
     for (int64_t i = 0; i < beyond->ncells; i++)
         idmap_put(&beyond_index, beyond->gid[i], i);
-    int64_t nface = 0;
-    struct key_idx *forder = xmalloc((size_t)(nrec ? nrec : 1) * sizeof *forder);
-    int32_t *fcells = xmalloc((size_t)(nrec ? nrec : 1) * 2 * sizeof *fcells);
-    int8_t *fside = xmalloc((size_t)(nrec ? nrec : 1) * 2);
-    int64_t *fgid = xmalloc((size_t)(nrec ? nrec : 1) * sizeof *fgid);
-    for (int64_t i = 0; i < nrec;) {
-        int64_t j = i + 1;
-        while (j < nrec && !memcmp(fr[j].key, fr[i].key, sizeof fr[i].key))
-            j++;
-        if (j - i > 2) { /* reported by mesh_build for the whole mesh */
-            for (int64_t k = i; k < j; k++)
-                if (m->cell_gid[fr[k].cell] < w->nonconforming)
-                    w->nonconforming = m->cell_gid[fr[k].cell];
-            i = j;
-            continue;
-        }
-        int32_t a = (int32_t)fr[i].cell;
-        int sa = fr[i].side;
-        int32_t b = FACE_BOUNDARY;
-        int sb = -1;
-        int64_t gid;
-        if (j - i == 2) {
-            b = (int32_t)fr[i + 1].cell;
-            sb = fr[i + 1].side;
-            if (m->cell_gid[b] < m->cell_gid[a]) { /* local order is not gid order across layers */
-                int32_t t = a;
-                a = b;
-                b = t;
-                int ts = sa;
-                sa = sb;
-                sb = ts;
+    int64_t nface = 0, cap = nc * nf / 2 + nc + 16; /* about half the cell faces, more on boundaries */
+    struct key_idx *forder = xmalloc((size_t)cap * sizeof *forder);
+    for (int32_t c = 0; c < (int32_t)nc; c++) {
+        const int self = repeats_node(m, c);
+        for (int s = 0; s < nf; s++) {
+            int64_t key[4], k2[4];
+            local_key(m, c, s, key);
+            int32_t d0 = -1;
+            int t0 = -1, nmatch = 0;
+            for (int32_t j = m->node_cell_off[key[0]]; j < m->node_cell_off[key[0] + 1]; j++) {
+                int32_t d = m->node_cells[j];
+                if ((d == c && !self) || !holds_nodes(m, d, key + 1, nfn - 1))
+                    continue;
+                for (int t = 0; t < nf; t++) {
+                    if (d == c && t == s)
+                        continue;
+                    local_key(m, d, t, k2);
+                    if (!memcmp(k2, key, sizeof key)) {
+                        nmatch++;
+                        d0 = d;
+                        t0 = t;
+                    }
+                }
             }
-            gid = m->cell_gid[a] * nf + sa;
-        } else {
-            int64_t nb;
-            int32_t nbo;
-            local_face_neighbour(el, w->cell_node_gid + (int64_t)a * nv, sa, m->cell_gid[a], known, &nb, &nbo);
-            if (nb >= 0 && w->cell_layer[a] != nlayers)
-                hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: face %d of cell %lld (layer %d) has "
-                            "its neighbour %lld outside the ghost layers", sa, (long long)m->cell_gid[a],
-                            w->cell_layer[a], (long long)nb);
-            if (nb < 0 || nb > m->cell_gid[a]) {
-                gid = m->cell_gid[a] * nf + sa;
+            int32_t *slot = m->cell_faces + (size_t)c * nf + s;
+            if (nmatch > 1) { /* reported by mesh_build for the whole mesh */
+                if (m->cell_gid[c] < w->nonconforming)
+                    w->nonconforming = m->cell_gid[c];
+                *slot = FACE_SKIPPED;
+                continue;
+            }
+            int64_t gid;
+            int lay = w->cell_layer[c];
+            if (nmatch == 1) {
+                if (m->cell_gid[d0] < m->cell_gid[c] || (d0 == c && t0 < s))
+                    continue; /* recorded from the other side */
+                gid = m->cell_gid[c] * nf + s;
+                lay = w->cell_layer[d0] < lay ? w->cell_layer[d0] : lay;
+                *slot = d0 * nf + t0;
             } else {
-                int64_t bi = idmap_get(&beyond_index, nb);
-                int fb = bi < 0 ? -1 : face_of(el, beyond->nodes + bi * nv, fr[i].key);
-                if (fb < 0)
-                    hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: cell %lld beyond the ghosts unknown",
-                                (long long)nb);
-                gid = nb * nf + fb;
+                int64_t gnodes[MAX_CELL_NODES], nb;
+                int32_t nbo;
+                for (int k = 0; k < nv; k++)
+                    gnodes[k] = m->node_gid[m->cell_nodes[(size_t)c * nv + k]];
+                local_face_neighbour(el, gnodes, s, m->cell_gid[c], known, &nb, &nbo);
+                if (nb >= 0 && w->cell_layer[c] != nlayers)
+                    hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: face %d of cell %lld (layer %d) has "
+                                "its neighbour %lld outside the ghost layers", s, (long long)m->cell_gid[c],
+                                w->cell_layer[c], (long long)nb);
+                if (nb < 0 || nb > m->cell_gid[c]) {
+                    gid = m->cell_gid[c] * nf + s;
+                } else {
+                    int64_t gkey[4];
+                    element_face_key(el, gnodes, s, gkey);
+                    int64_t bi = idmap_get(&beyond_index, nb);
+                    int fb = bi < 0 ? -1 : face_of(el, beyond->nodes + bi * nv, gkey);
+                    if (fb < 0)
+                        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: cell %lld beyond the ghosts unknown",
+                                    (long long)nb);
+                    gid = nb * nf + fb;
+                }
+                *slot = nb >= 0 ? FACE_CUT : FACE_BOUNDARY;
             }
-            if (nb >= 0)
-                b = FACE_CUT;
+            if (nface == cap) {
+                cap = cap + cap / 2;
+                forder = xrealloc(forder, (size_t)cap * sizeof *forder);
+            }
+            forder[nface++] = (struct key_idx){((int64_t)lay << 59) | gid, (int64_t)c * nf + s};
         }
-        int lay = w->cell_layer[a] < (b >= 0 ? w->cell_layer[b] : 127) ? w->cell_layer[a] : w->cell_layer[b];
-        forder[nface] = (struct key_idx){((int64_t)lay << 59) | gid, nface};
-        fcells[2 * nface] = a;
-        fcells[2 * nface + 1] = b;
-        fside[2 * nface] = (int8_t)sa;
-        fside[2 * nface + 1] = (int8_t)sb;
-        fgid[nface++] = gid;
-        i = j;
     }
-    free(fr);
     idmap_free(&beyond_index);
     qsort(forder, (size_t)nface, sizeof *forder, key_idx_cmp);
     m->nfaces = checked_i32(nface, "faces");
@@ -288,28 +330,28 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
     m->face_cells = xmalloc((size_t)(nface ? nface : 1) * 2 * sizeof *m->face_cells);
     m->face_side = xmalloc((size_t)(nface ? nface : 1) * 2);
     m->face_tag = xmalloc((size_t)(nface ? nface : 1) * sizeof *m->face_tag);
+    /* every cell face is the first side of one recorded face or the other side of one: each
+     * slot is read (first side) before it is written, or only written (other side) */
     for (int64_t i = 0; i < nface; i++) {
-        int64_t s = forder[i].idx;
-        m->face_gid[i] = fgid[s];
-        for (int k = 0; k < 2; k++) {
-            m->face_cells[2 * i + k] = fcells[2 * s + k];
-            m->face_side[2 * i + k] = fside[2 * s + k];
-            if (fcells[2 * s + k] >= 0)
-                m->cell_faces[(int64_t)fcells[2 * s + k] * nf + fside[2 * s + k]] = (int32_t)i;
-        }
-        m->face_tag[i] = fcells[2 * s + 1] == FACE_BOUNDARY
-                             ? m->cell_face_tag[(int64_t)fcells[2 * s] * nf + fside[2 * s]]
-                             : 0;
+        int32_t a = (int32_t)(forder[i].idx / nf), sa = (int32_t)(forder[i].idx % nf);
+        int32_t other = m->cell_faces[forder[i].idx];
+        int32_t b = other >= 0 ? other / nf : other, sb = other >= 0 ? other % nf : -1;
+        m->face_gid[i] = forder[i].key & (((int64_t)1 << 59) - 1);
+        m->face_cells[2 * i] = a;
+        m->face_cells[2 * i + 1] = b;
+        m->face_side[2 * i] = (int8_t)sa;
+        m->face_side[2 * i + 1] = (int8_t)sb;
+        m->cell_faces[forder[i].idx] = (int32_t)i;
+        if (b >= 0)
+            m->cell_faces[(int64_t)b * nf + sb] = (int32_t)i;
+        m->face_tag[i] = b == FACE_BOUNDARY ? m->cell_face_tag[(int64_t)a * nf + sa] : 0;
     }
     free(forder);
-    free(fcells);
-    free(fside);
-    free(fgid);
 }
 
-struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cellset *ghosts,
-                           const int64_t *layer_end, int nlayers, const struct idmap *ghost_owner,
-                           const struct nodelists *known, const struct cellset *beyond, long long *nonconforming)
+struct mesh *mesh_assemble(int me, struct cellset *own, struct cellset *ghosts, const int64_t *layer_end,
+                           int nlayers, struct idmap *ghost_owner, const struct nodelists *known,
+                           const struct cellset *beyond, long long *nonconforming)
 {
     struct mesh *m = xcalloc(1, sizeof *m);
     m->el = own->el;
@@ -317,11 +359,14 @@ struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cells
     m->rank = me;
     struct scratch w = {.nonconforming = LLONG_MAX};
     assemble_cells(m, &w, own, ghosts, layer_end, ghost_owner);
+    idmap_free(ghost_owner);
     assemble_nodes(m, &w, own, ghosts, known);
+    /* the set-up's peak: what the faces need must not sit beside what the nodes needed */
+    cellset_free(own);
+    cellset_free(ghosts);
     assemble_node_cells(m);
     assemble_faces(m, &w, known, beyond);
     free(w.cell_layer);
-    free(w.cell_node_gid);
     *nonconforming = w.nonconforming;
     return m;
 }

@@ -1,10 +1,14 @@
-/* Private to mesh/: what ghost.c hands to mesh.c to number and connect the local mesh. */
+/* Private to mesh/: what ghost.c hands to mesh.c to number and connect the local mesh; cellset sizing. */
 #ifndef HYDRO_MESH_LOCAL_H
 #define HYDRO_MESH_LOCAL_H
 
 #include "cellset.h"
 #include "idmap.h"
 #include "mesh.h"
+
+/* Makes room in s for `cells` more cells and `nodes` more nodes (exact sizes, node index
+ * included), so that a set whose size is known grows once instead of by doubling. */
+void cellset_reserve(struct cellset *s, int64_t cells, int64_t nodes);
 
 /* Cells around nodes over the whole mesh, each list in ascending cell gid, for the nodes
  * shared by several ranks and all nodes of ghost cells. */
@@ -27,9 +31,10 @@ void local_face_neighbour(const struct element *el, const int64_t *nodes, int f,
  * (layer_end[0] = 0); ghost_owner maps their gid to the owner rank. beyond holds cells
  * past the last layer whose numbering names a face of the last layer. *nonconforming gets
  * the smallest gid of a cell with a face shared by three cells or more (LLONG_MAX: none),
- * in which case the mesh is unusable. */
-struct mesh *mesh_assemble(int me, const struct cellset *own, const struct cellset *ghosts,
-                           const int64_t *layer_end, int nlayers, const struct idmap *ghost_owner,
-                           const struct nodelists *known, const struct cellset *beyond, long long *nonconforming);
+ * in which case the mesh is unusable. own, ghosts and ghost_owner are freed (emptied) on the
+ * way, as soon as they are used up, so that they never sit beside the face arrays. */
+struct mesh *mesh_assemble(int me, struct cellset *own, struct cellset *ghosts, const int64_t *layer_end,
+                           int nlayers, struct idmap *ghost_owner, const struct nodelists *known,
+                           const struct cellset *beyond, long long *nonconforming);
 
 #endif

@@ -9,40 +9,107 @@
 #include <string.h>
 
 #include "check.h"
+#include "mesh_local.h"
 
 enum { METIS_SEED = 20260101 };
 
-/* Cell dual graph in CSR (METIS's idx_t), neighbours of each cell in ascending index. */
+/* Does cell d of g have a face whose key is key? */
+static int has_face(const struct cellset *g, int64_t d, const int64_t key[4])
+{
+    const struct element *el = g->el;
+    const int64_t *nodes = g->nodes + d * el->nnodes;
+    for (int i = 0; i < el->nface_nodes; i++) { /* cheap test first: all nodes in d */
+        int found = 0;
+        for (int k = 0; k < el->nnodes && !found; k++)
+            found = nodes[k] == key[i];
+        if (!found)
+            return 0;
+    }
+    for (int t = 0; t < el->nfaces; t++) {
+        int64_t k2[4];
+        element_face_key(el, nodes, t, k2);
+        if (!memcmp(k2, key, sizeof k2))
+            return 1;
+    }
+    return 0;
+}
+
+static int key_cmp(const int64_t a[4], const int64_t b[4])
+{
+    for (int i = 0; i < 4; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* Cell dual graph in CSR (METIS's idx_t). A cell's neighbours come in the order of the keys
+ * of the faces it shares with them (sorted node ids); several cells on one face (a mesh that
+ * mesh_build refuses later) are chained in ascending index: the graph that sorting all face
+ * records by (key, cell) and linking equal neighbours gives, which METIS's partition depends
+ * on. Faces are matched through the cells around their smallest node instead, so that no
+ * array of face records (48 bytes per cell face, for the whole mesh on rank 0) is held. */
 static void dual_graph(const struct cellset *g, idx_t **xadj_out, idx_t **adj_out)
 {
     const struct element *el = g->el;
-    int64_t n = g->ncells, nrec = n * el->nfaces;
-    struct face_rec *fr = xmalloc((size_t)(nrec ? nrec : 1) * sizeof *fr);
+    const int nv = el->nnodes, nf = el->nfaces;
+    const int64_t n = g->ncells;
+    struct idmap index; /* node gid -> dense index (the set may carry no node coordinates) */
+    idmap_init(&index, (size_t)n + (size_t)n / 4 + 16);
+    int64_t nn = 0;
+    for (int64_t i = 0; i < n * nv; i++)
+        nn += idmap_put(&index, g->nodes[i], nn);
+    int64_t *off = xcalloc((size_t)nn + 1, sizeof *off); /* node -> cells, CSR */
+    for (int64_t i = 0; i < n * nv; i++)
+        off[idmap_get(&index, g->nodes[i]) + 1]++;
+    for (int64_t i = 0; i < nn; i++)
+        off[i + 1] += off[i];
+    idx_t *around = xmalloc((size_t)(n > 0 ? n * nv : 1) * sizeof *around);
     for (int64_t c = 0; c < n; c++)
-        for (int f = 0; f < el->nfaces; f++) {
-            element_face_key(el, g->nodes + c * el->nnodes, f, fr[c * el->nfaces + f].key);
-            fr[c * el->nfaces + f].cell = c;
-            fr[c * el->nfaces + f].side = f;
+        for (int k = 0; k < nv; k++)
+            around[off[idmap_get(&index, g->nodes[c * nv + k])]++] = (idx_t)c;
+    for (int64_t i = nn; i > 0; i--) /* back to the starts: lists are in ascending cell */
+        off[i] = off[i - 1];
+    off[0] = 0;
+    idx_t *xadj = xmalloc((size_t)(n + 1) * sizeof *xadj);
+    int64_t len = 0, cap = n * nf + 16;
+    idx_t *adj = xmalloc((size_t)cap * sizeof *adj);
+    xadj[0] = 0;
+    for (int64_t c = 0; c < n; c++) {
+        int64_t key[MAX_CELL_FACES][4];
+        int order[MAX_CELL_FACES];
+        for (int f = 0; f < nf; f++) { /* the cell's faces in key order (insertion sort) */
+            element_face_key(el, g->nodes + c * nv, f, key[f]);
+            int j = f;
+            for (; j > 0 && key_cmp(key[order[j - 1]], key[f]) > 0; j--)
+                order[j] = order[j - 1];
+            order[j] = f;
         }
-    qsort(fr, (size_t)nrec, sizeof *fr, face_rec_cmp);
-    idx_t *xadj = xcalloc((size_t)n + 1, sizeof *xadj);
-    for (int64_t i = 0; i + 1 < nrec; i++)
-        if (!memcmp(fr[i].key, fr[i + 1].key, sizeof fr[i].key)) {
-            xadj[fr[i].cell + 1]++;
-            xadj[fr[i + 1].cell + 1]++;
+        for (int i = 0; i < nf; i++) {
+            const int64_t *k = key[order[i]];
+            int64_t s = idmap_get(&index, k[0]), pred = -1, succ = -1;
+            for (int64_t j = off[s]; j < off[s + 1]; j++) {
+                int64_t d = around[j];
+                if (d == c || !has_face(g, d, k))
+                    continue;
+                if (d < c)
+                    pred = d; /* ascending list: the last one below c */
+                else if (succ < 0)
+                    succ = d;
+            }
+            if (len + 2 > cap) {
+                cap *= 2;
+                adj = xrealloc(adj, (size_t)cap * sizeof *adj);
+            }
+            if (pred >= 0)
+                adj[len++] = (idx_t)pred;
+            if (succ >= 0)
+                adj[len++] = (idx_t)succ;
         }
-    for (int64_t c = 0; c < n; c++)
-        xadj[c + 1] += xadj[c];
-    idx_t *adj = xmalloc((size_t)(xadj[n] ? xadj[n] : 1) * sizeof *adj);
-    idx_t *fill = xmalloc((size_t)(n ? n : 1) * sizeof *fill);
-    memcpy(fill, xadj, (size_t)n * sizeof *fill);
-    for (int64_t i = 0; i + 1 < nrec; i++)
-        if (!memcmp(fr[i].key, fr[i + 1].key, sizeof fr[i].key)) {
-            adj[fill[fr[i].cell]++] = (idx_t)fr[i + 1].cell;
-            adj[fill[fr[i + 1].cell]++] = (idx_t)fr[i].cell;
-        }
-    free(fill);
-    free(fr);
+        xadj[c + 1] = (idx_t)len;
+    }
+    free(around);
+    free(off);
+    idmap_free(&index);
     *xadj_out = xadj;
     *adj_out = adj;
 }
@@ -76,10 +143,31 @@ static void metis_kway(idx_t nvtx, idx_t *xadj, idx_t *adj, idx_t *vw, idx_t npa
                                                : "error");
 }
 
-/* Send each cell of some to dest[i] (cells and their nodes), receive into own. */
+/* Cells [first, last) of the list cells, indices into some, with their nodes into own. */
+static void keep_cells(const struct cellset *some, const int64_t *cells, int64_t first, int64_t last,
+                       struct cellset *own)
+{
+    const int nv = some->el->nnodes, nf = some->el->nfaces;
+    cellset_reserve(own, last - first, 0);
+    for (int64_t i = first; i < last; i++) {
+        int64_t c = cells[i];
+        for (int k = 0; k < nv; k++) {
+            int64_t g = some->nodes[c * nv + k];
+            const double *x = cellset_node_xyz(some, g);
+            if (!x)
+                hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: node %lld has no coordinates", (long long)g);
+            cellset_add_node(own, g, x);
+        }
+        cellset_add_cell(own, some->gid[c], some->nodes + c * nv, some->face_tag + c * nf);
+    }
+}
+
+/* Send each cell of some to dest[i] (cells and their nodes), receive into own: from each
+ * source rank in ascending order. The cells staying here are copied, not packed and sent to
+ * this rank (on rank 0 at set-up that was two more copies of the mesh it keeps). */
 static void send_cells(MPI_Comm comm, const struct cellset *some, const int *dest, struct cellset *own)
 {
-    int P = comm_size(comm);
+    int P = comm_size(comm), me = comm_rank(comm);
     int64_t *count = xcalloc((size_t)P + 1, sizeof *count);
     for (int64_t c = 0; c < some->ncells; c++) {
         if (dest[c] < 0 || dest[c] >= P)
@@ -94,20 +182,27 @@ static void send_cells(MPI_Comm comm, const struct cellset *some, const int *des
     memcpy(fill, count, (size_t)P * sizeof *fill);
     for (int64_t c = 0; c < some->ncells; c++)
         cells[fill[dest[c]]++] = c;
+    free(fill);
     struct outbox out;
     outbox_init(&out, comm);
     for (int r = 0; r < P; r++)
-        if (count[r + 1] > count[r])
+        if (r != me && count[r + 1] > count[r])
             cellset_pack(some, cells + count[r], count[r + 1] - count[r], &out.to[r]);
-    free(fill);
-    free(cells);
-    free(count);
     struct inbox in;
     comm_exchange(comm, &out, &in);
     outbox_free(&out);
-    for (int i = 0; i < in.n; i++)
-        cellset_unpack(own, &in.msg[i]);
+    int kept = 0;
+    for (int i = 0; i <= in.n; i++) {
+        if (!kept && (i == in.n || in.src[i] > me)) {
+            keep_cells(some, cells, count[me], count[me + 1], own);
+            kept = 1;
+        }
+        if (i < in.n)
+            cellset_unpack(own, &in.msg[i]);
+    }
     inbox_free(&in);
+    free(cells);
+    free(count);
 }
 
 int partition_metis(MPI_Comm comm, const struct cellset *global, struct cellset *own, char *err, size_t errlen)

@@ -129,6 +129,8 @@ void sync_plans_build(MPI_Comm comm, const struct mesh *m, struct sync_plan *cel
 
 void sync_plan_free(struct sync_plan *p)
 {
+    free(p->sendbuf);
+    free(p->recvbuf);
     free(p->send_rank);
     free(p->recv_rank);
     free(p->send_off);
@@ -148,6 +150,30 @@ int sync_plan_neighbours(const struct sync_plan *p)
         n += !seen;
     }
     return n;
+}
+
+/* Persistent requests of g on its plan's current buffers. */
+static void make_requests(struct sync_group *g)
+{
+    const struct sync_plan *p = g->plan;
+    for (int i = 0; i < p->nrecv; i++)
+        MPI_CHECK(MPI_Recv_init(p->recvbuf + (size_t)p->recv_off[i] * g->width,
+                                (p->recv_off[i + 1] - p->recv_off[i]) * g->width, MPI_DOUBLE, p->recv_rank[i], g->tag,
+                                g->comm, &g->req[i]));
+    for (int i = 0; i < p->nsend; i++)
+        MPI_CHECK(MPI_Send_init(p->sendbuf + (size_t)p->send_off[i] * g->width,
+                                (p->send_off[i + 1] - p->send_off[i]) * g->width, MPI_DOUBLE, p->send_rank[i], g->tag,
+                                g->comm, &g->req[p->nrecv + i]));
+    g->has_req = 1;
+    g->gen = p->gen;
+}
+
+static void free_requests(struct sync_group *g)
+{
+    if (g->has_req)
+        for (int i = 0; i < g->plan->nsend + g->plan->nrecv; i++)
+            MPI_CHECK(MPI_Request_free(&g->req[i]));
+    g->has_req = 0;
 }
 
 struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, struct registry *reg, const int *vars,
@@ -180,19 +206,18 @@ struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, stru
     g->kind = kind;
     g->tag = TAG_BASE + plan->next_tag % TAG_SPAN;
     plan->next_tag += 2;
-    g->sendbuf = xmalloc(((size_t)plan->send_off[plan->nsend] * (size_t)g->width + 1) * sizeof *g->sendbuf);
-    g->recvbuf = xmalloc(((size_t)plan->recv_off[plan->nrecv] * (size_t)g->width + 1) * sizeof *g->recvbuf);
-    g->req = xmalloc((size_t)(plan->nsend + plan->nrecv + 1) * sizeof *g->req);
-    if (kind == SYNC_KIND_PERSISTENT) {
-        for (int i = 0; i < plan->nrecv; i++)
-            MPI_CHECK(MPI_Recv_init(g->recvbuf + (size_t)plan->recv_off[i] * g->width,
-                                    (plan->recv_off[i + 1] - plan->recv_off[i]) * g->width, MPI_DOUBLE,
-                                    plan->recv_rank[i], g->tag, comm, &g->req[i]));
-        for (int i = 0; i < plan->nsend; i++)
-            MPI_CHECK(MPI_Send_init(g->sendbuf + (size_t)plan->send_off[i] * g->width,
-                                    (plan->send_off[i + 1] - plan->send_off[i]) * g->width, MPI_DOUBLE,
-                                    plan->send_rank[i], g->tag, comm, &g->req[plan->nrecv + i]));
+    if (g->width > plan->width) { /* the plan's buffers grow (and move) for the widest group */
+        free(plan->sendbuf);
+        free(plan->recvbuf);
+        plan->sendbuf = xmalloc(((size_t)plan->send_off[plan->nsend] * (size_t)g->width + 1) * sizeof *plan->sendbuf);
+        plan->recvbuf = xmalloc(((size_t)plan->recv_off[plan->nrecv] * (size_t)g->width + 1) * sizeof *plan->recvbuf);
+        plan->width = g->width;
+        plan->gen++;
     }
+    plan->ngroups++;
+    g->req = xmalloc((size_t)(plan->nsend + plan->nrecv + 1) * sizeof *g->req);
+    if (kind == SYNC_KIND_PERSISTENT)
+        make_requests(g);
     return g;
 }
 
@@ -202,12 +227,16 @@ void sync_group_destroy(struct sync_group *g)
         return;
     if (g->active)
         sync_finish(g);
-    if (g->kind == SYNC_KIND_PERSISTENT)
-        for (int i = 0; i < g->plan->nsend + g->plan->nrecv; i++)
-            MPI_CHECK(MPI_Request_free(&g->req[i]));
+    free_requests(g);
+    struct sync_plan *p = g->plan;
+    if (--p->ngroups == 0) { /* e.g. a rebalance's one-off group of every variable: give it back */
+        free(p->sendbuf);
+        free(p->recvbuf);
+        p->sendbuf = p->recvbuf = NULL;
+        p->width = 0;
+        p->gen++;
+    }
     free(g->req);
-    free(g->sendbuf);
-    free(g->recvbuf);
     free(g->vars);
     free(g);
 }
@@ -215,11 +244,17 @@ void sync_group_destroy(struct sync_group *g)
 /* Message layout per neighbour: variable after variable, items in plan order, components. */
 void sync_start(struct sync_group *g)
 {
-    const struct sync_plan *p = g->plan;
+    struct sync_plan *p = g->plan;
     if (g->active)
         hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: synchronisation started twice");
+    if (p->active)
+        hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: two synchronisations of one plan in flight");
+    if (g->kind == SYNC_KIND_PERSISTENT && g->gen != p->gen) { /* the buffers moved */
+        free_requests(g);
+        make_requests(g);
+    }
     for (int i = 0; i < p->nsend; i++) {
-        double *dst = g->sendbuf + (size_t)p->send_off[i] * g->width;
+        double *dst = p->sendbuf + (size_t)p->send_off[i] * g->width;
         for (int v = 0; v < g->nvars; v++) {
             const struct var *var = &g->reg->v[g->vars[v]];
             int nc = var->ncomp;
@@ -236,27 +271,28 @@ void sync_start(struct sync_group *g)
             MPI_CHECK(MPI_Startall(n, g->req));
     } else {
         for (int i = 0; i < p->nrecv; i++)
-            MPI_CHECK(MPI_Irecv(g->recvbuf + (size_t)p->recv_off[i] * g->width,
+            MPI_CHECK(MPI_Irecv(p->recvbuf + (size_t)p->recv_off[i] * g->width,
                                 (p->recv_off[i + 1] - p->recv_off[i]) * g->width, MPI_DOUBLE, p->recv_rank[i], g->tag,
                                 g->comm, &g->req[i]));
         for (int i = 0; i < p->nsend; i++)
-            MPI_CHECK(MPI_Isend(g->sendbuf + (size_t)p->send_off[i] * g->width,
+            MPI_CHECK(MPI_Isend(p->sendbuf + (size_t)p->send_off[i] * g->width,
                                 (p->send_off[i + 1] - p->send_off[i]) * g->width, MPI_DOUBLE, p->send_rank[i], g->tag,
                                 g->comm, &g->req[p->nrecv + i]));
     }
     g->active = 1;
+    p->active = g;
 }
 
 void sync_finish(struct sync_group *g)
 {
-    const struct sync_plan *p = g->plan;
+    struct sync_plan *p = g->plan;
     if (!g->active)
         hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: synchronisation finished before it started");
     int n = p->nrecv + p->nsend;
     if (n)
         MPI_CHECK(MPI_Waitall(n, g->req, MPI_STATUSES_IGNORE));
     for (int i = 0; i < p->nrecv; i++) {
-        const double *src = g->recvbuf + (size_t)p->recv_off[i] * g->width;
+        const double *src = p->recvbuf + (size_t)p->recv_off[i] * g->width;
         for (int v = 0; v < g->nvars; v++) {
             struct var *var = &g->reg->v[g->vars[v]];
             int nc = var->ncomp;
@@ -268,6 +304,7 @@ void sync_finish(struct sync_group *g)
         }
     }
     g->active = 0;
+    p->active = NULL;
     g->count++;
     g->messages += p->nsend;
     g->bytes_sent += (long long)p->send_off[p->nsend] * g->width * (long long)sizeof(double);

@@ -17,6 +17,14 @@ struct sync_plan {
     int32_t *send_off, *recv_off; /* [n + 1] */
     int32_t *send_idx, *recv_idx;
     int next_tag; /* tags handed to groups, the same sequence on every rank */
+    /* One send and one receive buffer shared by the plan's groups, sized for the widest: a
+     * plan has at most one synchronisation in flight (sync_start checks), and separate buffers
+     * per group cost about 80 bytes per owned cell at the bench size for nothing. */
+    double *sendbuf, *recvbuf;
+    int width;       /* doubles per item the buffers hold */
+    unsigned gen;    /* bumped when the buffers move: groups rebuild their persistent requests */
+    int ngroups;     /* groups alive; the buffers go with the last one */
+    const struct sync_group *active;
 };
 
 /* Collective: builds the cell and node plans of a mesh. */
@@ -28,19 +36,21 @@ int sync_plan_neighbours(const struct sync_plan *p);
 enum sync_kind { SYNC_KIND_PERSISTENT, SYNC_KIND_BASIC };
 
 /* A recorded synchronisation of fixed variables: all of them travel in one message per
- * neighbour. persistent: MPI_Send_init/MPI_Recv_init once, MPI_Startall each time;
- * basic: MPI_Isend/MPI_Irecv each time. */
+ * neighbour, through the plan's buffers. persistent: MPI_Send_init/MPI_Recv_init once (again
+ * only if a wider group made the plan's buffers move), MPI_Startall each time; basic:
+ * MPI_Isend/MPI_Irecv each time. */
 struct sync_group {
     MPI_Comm comm;
-    const struct sync_plan *plan;
+    struct sync_plan *plan;
     struct registry *reg;
     int nvars;
     int *vars;
     int width; /* doubles per item, summed over the variables */
     enum sync_kind kind;
     int tag;
-    double *sendbuf, *recvbuf;
     MPI_Request *req; /* receives first, then sends */
+    int has_req;      /* persistent requests exist, on the plan's buffers of generation gen */
+    unsigned gen;
     int active;
     long long count;       /* synchronisations done */
     long long bytes_sent;  /* by this rank, all synchronisations */

@@ -10,24 +10,32 @@
 
 enum { P_RHO, P_E, P_K, P_U };
 
+/* Zeroed and touched now: calloc leaves fresh heap pages untouched, so their page faults
+ * would land in the first remap steps (and in the loop's timers) instead of the set-up. */
+static void *zeroed(size_t n, size_t size)
+{
+    void *p = xmalloc(n * size);
+    memset(p, 0, n * size);
+    return p;
+}
+
 void remap_work_init(struct remap_work *w, const struct mesh *m)
 {
     memset(w, 0, sizeof *w);
     size_t nc = (size_t)(m->ncells ? m->ncells : 1), nf = (size_t)(m->nfaces ? m->nfaces : 1);
+    size_t nn = (size_t)(m->nnodes ? m->nnodes : 1);
     w->ncells = m->ncells;
     w->nfaces = m->nfaces;
-    w->phi = xcalloc(nc * REMAP_NPHI, sizeof *w->phi);
-    w->centre = xcalloc(nc * 3, sizeof *w->centre);
-    w->grad = xcalloc(nc * REMAP_NPHI * 3, sizeof *w->grad);
-    w->swept = xcalloc(nf, sizeof *w->swept);
-    w->fpoint = xcalloc(nf * 3, sizeof *w->fpoint);
-    w->mnew = xcalloc(nc, sizeof *w->mnew);
-    w->unew = xcalloc(nc * 3, sizeof *w->unew);
-    w->enew = xcalloc(nc, sizeof *w->enew);
-    w->knew = xcalloc(nc, sizeof *w->knew);
-    w->xt = xcalloc((size_t)(m->nnodes ? m->nnodes : 1) * 3, sizeof *w->xt);
-    w->moved = xcalloc((size_t)(m->nnodes ? m->nnodes : 1), sizeof *w->moved);
-    w->upwind = xcalloc(nc, sizeof *w->upwind);
+    w->phi = zeroed(nc * REMAP_NPHI, sizeof *w->phi);
+    w->centre = zeroed(nc * 3, sizeof *w->centre);
+    w->grad = zeroed(nc * REMAP_NPHI * 3, sizeof *w->grad);
+    w->swept = zeroed(nf, sizeof *w->swept);
+    w->mnew = zeroed(nc, sizeof *w->mnew);
+    w->unew = zeroed(nc * 3, sizeof *w->unew);
+    w->enew = zeroed(nc, sizeof *w->enew);
+    w->knew = zeroed(nc, sizeof *w->knew);
+    w->moved = zeroed(nn, sizeof *w->moved);
+    w->upwind = zeroed(nc, sizeof *w->upwind);
 }
 
 void remap_work_free(struct remap_work *w)
@@ -36,12 +44,10 @@ void remap_work_free(struct remap_work *w)
     free(w->centre);
     free(w->grad);
     free(w->swept);
-    free(w->fpoint);
     free(w->mnew);
     free(w->unew);
     free(w->enew);
     free(w->knew);
-    free(w->xt);
     free(w->moved);
     free(w->upwind);
     memset(w, 0, sizeof *w);
@@ -62,16 +68,21 @@ double limiter(enum limiter_kind lim, double r)
     return 0;
 }
 
+/* Target position of node n (what remap_targets chose; x is unchanged until remap_move). */
+static inline void target(const struct hydro_fields *f, const struct remap_work *w, size_t n, double t[3])
+{
+    for (int d = 0; d < 3; d++)
+        t[d] = w->sweep < 0 || w->sweep == d ? f->x_init[3 * n + d] : f->x[3 * n + d];
+}
+
 void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int sweep)
 {
+    w->sweep = sweep; /* the targets themselves are computed where used: 24 bytes per node less */
     for (int32_t n = 0; n < m->nnodes; n++) {
-        int moved = 0;
-        for (int d = 0; d < 3; d++) {
-            double t = sweep < 0 || sweep == d ? f->x_init[3 * (size_t)n + d] : f->x[3 * (size_t)n + d];
-            moved |= t != f->x[3 * (size_t)n + d];
-            w->xt[3 * (size_t)n + d] = t;
-        }
-        w->moved[n] = (unsigned char)moved;
+        double t[3];
+        target(f, w, (size_t)n, t);
+        w->moved[n] = (unsigned char)(t[0] != f->x[3 * (size_t)n] || t[1] != f->x[3 * (size_t)n + 1] ||
+                                      t[2] != f->x[3 * (size_t)n + 2]);
     }
 }
 
@@ -114,7 +125,6 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
     const struct element *el = m->el;
     const int nf = el->nfaces, nfn = el->nface_nodes, nv = el->nnodes;
     const struct element *sweep_el = element_of_dim(el->dim);
-    const double inv_2nfn = 1.0 / (2 * nfn); /* exact (1/4 or 1/8) */
     for (int32_t c = 0; c < nc; c++)
         for (int s = 0; s < nf; s++) {
             int32_t face = m->cell_faces[(size_t)c * nf + s];
@@ -133,10 +143,12 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
                 w->swept[face] = 0;
                 continue;
             }
-            double x[8][3], p[3] = {0, 0, 0}, move = 0;
+            double x[8][3], move = 0;
             for (int i = 0; i < nfn; i++) {
                 int32_t node = m->cell_nodes[(size_t)a * nv + fn[i]];
-                const double *from = f->x + 3 * (size_t)node, *to = w->xt + 3 * (size_t)node;
+                const double *from = f->x + 3 * (size_t)node;
+                double to[3];
+                target(f, w, (size_t)node, to);
                 if (el->dim == 2) { /* quad (n0, n0', n1', n1): counter-clockwise when a gains */
                     memcpy(x[i == 0 ? 0 : 3], from, sizeof x[0]);
                     memcpy(x[i == 0 ? 1 : 2], to, sizeof x[0]);
@@ -144,12 +156,9 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
                     memcpy(x[i], from, sizeof x[0]);
                     memcpy(x[i + 4], to, sizeof x[0]);
                 }
-                for (int d = 0; d < 3; d++) {
-                    p[d] += (from[d] + to[d]) * inv_2nfn;
+                for (int d = 0; d < 3; d++)
                     move = fabs(to[d] - from[d]) > move ? fabs(to[d] - from[d]) : move;
-                }
             }
-            memcpy(w->fpoint + 3 * (size_t)face, p, sizeof p);
             double vol = geom_volume(sweep_el, (const double(*)[3])x), nrm[3];
             /* the face at x (nodes 0 and 3 of the swept quad, 0-3 of the swept hex), with
              * geom_face_normal's arithmetic, without gathering the whole cell */
@@ -172,6 +181,28 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
              * that round-off would pick upwind cells and limiters at random */
             w->swept[face] = fabs(vol) > 1e-9 * move * area ? vol : 0.0;
         }
+}
+
+/* Centre of the region face sweeps from x to the targets: the mean of its nodes at both
+ * positions, taken from its first cell. Computed where it is used instead of stored per face
+ * (only faces that sweep something need it, one or two per cell in a directional sweep). */
+static void face_point(const struct mesh *m, const struct hydro_fields *f, const struct remap_work *w, int32_t face,
+                       double p[3])
+{
+    const struct element *el = m->el;
+    const int nfn = el->nface_nodes, nv = el->nnodes;
+    const double inv_2nfn = 1.0 / (2 * nfn); /* exact (1/4 or 1/8) */
+    const int32_t a = m->face_cells[2 * (size_t)face];
+    const int *fn = el->face_nodes[m->face_side[2 * (size_t)face]];
+    p[0] = p[1] = p[2] = 0;
+    for (int i = 0; i < nfn; i++) {
+        size_t node = (size_t)m->cell_nodes[(size_t)a * nv + fn[i]];
+        const double *from = f->x + 3 * node;
+        double to[3];
+        target(f, w, node, to);
+        for (int d = 0; d < 3; d++)
+            p[d] += (from[d] + to[d]) * inv_2nfn;
+    }
 }
 
 /* The neighbour across face s of cell c: its centre and values (a wall mirrors the cell).
@@ -337,7 +368,8 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
             int32_t face = m->cell_faces[(size_t)c * nf + s];
             if (!upwind_is(m, w, face, c))
                 continue;
-            const double *p = w->fpoint + 3 * (size_t)face;
+            double p[3];
+            face_point(m, f, w, face, p);
             for (int k = 0; k < REMAP_NPHI; k++) {
                 const double *g = w->grad + ((size_t)c * REMAP_NPHI + k) * 3;
                 double dv = g[0] * (p[0] - xc[0]) + g[1] * (p[1] - xc[1]) + g[2] * (p[2] - xc[2]);
@@ -369,7 +401,9 @@ void remap_cells(const struct mesh *m, const struct hydro_fields *f, struct rema
             if (b < 0 || vol == 0)
                 continue;
             int32_t up = vol > 0 ? b : a; /* the gaining cell takes the other's material */
-            const double *xu = w->centre + 3 * (size_t)up, *p = w->fpoint + 3 * (size_t)face;
+            const double *xu = w->centre + 3 * (size_t)up;
+            double p[3];
+            face_point(m, f, w, face, p);
             double val[REMAP_NPHI];
             for (int k = 0; k < REMAP_NPHI; k++) {
                 const double *g = w->grad + ((size_t)up * REMAP_NPHI + k) * 3;
@@ -431,7 +465,8 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
          * same coordinates by the same functions (lagrange_cells or the previous sweep) */
         double vol = f->vol[c];
         if (moving) {
-            gather(m, w->xt, c, xc);
+            for (int i = 0; i < nv; i++)
+                target(f, w, (size_t)m->cell_nodes[(size_t)c * nv + i], xc[i]);
             vol = geom_volume(m->el, (const double(*)[3])xc);
             f->len[c] = geom_length(m->el, (const double(*)[3])xc, vol, hp->length);
         }
@@ -452,5 +487,6 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
 
 void remap_move(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w)
 {
-    memcpy(f->x, w->xt, (size_t)m->nnodes * 3 * sizeof *f->x);
+    for (int32_t n = 0; n < m->nnodes; n++)
+        target(f, w, (size_t)n, f->x + 3 * (size_t)n); /* in place: each coordinate reads itself or x_init */
 }

@@ -33,13 +33,12 @@ struct remap_work {
     double *phi;     /* [ncells][NPHI] cell values at x */
     double *centre;  /* [ncells][3] mean of the node positions at x */
     double *grad;    /* [ncells][NPHI][3] limited slopes */
-    double *swept;   /* [nfaces] volume gained by face_cells[0] when the face moves to xt */
-    double *fpoint;  /* [nfaces][3] centre of the swept region */
+    double *swept;   /* [nfaces] volume gained by face_cells[0] when the face moves to the targets */
     double *mnew;    /* [ncells] remapped mass */
     double *unew;    /* [ncells][3] remapped mean velocity */
     double *enew;    /* [ncells] remapped internal energy per unit mass */
     double *knew;    /* [ncells] remapped kinetic energy per unit mass */
-    double *xt;      /* [nnodes][3] target positions */
+    int sweep;       /* targets: x with coordinate sweep (every coordinate when -1) from x_init */
     unsigned char *moved; /* [nnodes] 1 where the target differs from x */
     unsigned char *upwind; /* [ncells] 1 where the cell is upwind of a face (its slopes are used) */
 };

@@ -36,6 +36,8 @@ options:
                          campaign's 1-rank deck (calibrate.ini, even when 1 is not in --ranks)
                          into costs.txt, then give every run run/smpirun.sh -m costs.txt; a
                          failed calibration stops the campaign (exit 1, no run).
+                         --smpi-costs FILE: use FILE (a costs.txt of an earlier campaign)
+                         instead of calibrating, so that campaigns compare at the same costs
                          measured: no calibration, each simulated rank's compute is timed
                          on this machine as it runs (noisy while the simulation loads it)
   -o, --out DIR          results folder (default results/weak_scaling_<date>_<time>)
@@ -467,7 +469,7 @@ new_dir() { # DEFAULT_PREFIX: the -o folder or a fresh results/<prefix>_<date>_<
 
 # ---------------------------------------------------------------------------------------------
 ranks="" cells=19531 patterns="mahyco minimal" repeats=1 cycles="" partitioner=block
-base=$top/inputs/bench/mahyco.ini out="" timeout_s=0 smpi=0 smpi_args="" dry=0 plot=0 shape=bench compute=""
+base=$top/inputs/bench/mahyco.ini out="" timeout_s=0 smpi=0 smpi_args="" dry=0 plot=0 shape=bench compute="" given_costs=""
 # test hooks: the SMPI wrapper and the calibration script (see the environment in -h)
 smpirun_sh=${SMPIRUN_SH:-$top/run/smpirun.sh}
 calibrate=${SMPI_CALIBRATE:-$top/run/smpi_calibrate.sh}
@@ -501,6 +503,11 @@ while [ $# -gt 0 ]; do
     --timeout) need "$@"; timeout_s=$2; shift ;;
     --smpi) smpi=1 ;;
     --smpi-args) need "$@"; smpi_args=$2; shift ;;
+    --smpi-costs)
+        need "$@"
+        [ -r "$2" ] || die "--smpi-costs: '$2' not readable"
+        given_costs=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+        shift ;;
     --smpi-compute)
         need "$@"
         case $2 in measured | model) compute=$2 ;; *) die "--smpi-compute: '$2' is not measured or model" ;; esac
@@ -557,10 +564,13 @@ case $base in /*) ;; *) base=$(pwd)/$base ;; esac
 if [ "$smpi" -eq 1 ] && [ ! -f "$smpirun_sh" ]; then
     die "--smpi: $smpirun_sh is missing"
 fi
+if [ -n "$given_costs" ] && { [ "$smpi" -eq 0 ] || [ "${compute:-model}" != model ]; }; then
+    die "--smpi-costs: only with --smpi and the compute model"
+fi
 if [ "$smpi" -eq 1 ]; then
     mode=smpi
     compute=${compute:-model}
-    if [ "$compute" = model ] && [ "$dry" -eq 0 ] && [ ! -f "$calibrate" ]; then
+    if [ "$compute" = model ] && [ "$dry" -eq 0 ] && [ -z "$given_costs" ] && [ ! -f "$calibrate" ]; then
         die "--smpi-compute model: $calibrate is missing (or use --smpi-compute measured)"
     fi
 else
@@ -645,7 +655,8 @@ mkdir -p "$dir/decks" "$dir/runs"
 campaign=$(basename "$dir")
 costs=$dir/costs.txt
 case $mode/$compute in
-smpi/model) compute_note="SMPI compute: model (per-kernel costs in costs.txt, calibrated by $(basename "$calibrate") -r 3 on calibrate.ini, 1 rank)" ;;
+smpi/model) if [ -n "$given_costs" ]; then compute_note="SMPI compute: model (per-kernel costs in costs.txt, a copy of $given_costs)"
+    else compute_note="SMPI compute: model (per-kernel costs in costs.txt, calibrated by $(basename "$calibrate") -r 3 on calibrate.ini, 1 rank)"; fi ;;
 smpi/*) compute_note="SMPI compute: measured (each simulated rank's compute timed as it runs)" ;;
 *) compute_note="" ;;
 esac
@@ -695,7 +706,10 @@ for n in $ranks; do
 done
 
 # SMPI compute model: the per-kernel costs measured on the real build, 1 rank, before any run
-if [ "$mode" = smpi ] && [ "$compute" = model ]; then
+if [ "$mode" = smpi ] && [ "$compute" = model ] && [ -n "$given_costs" ]; then
+    cp "$given_costs" "$costs"
+    echo "$me: SMPI compute model with the given costs $given_costs (no calibration)" >&2
+elif [ "$mode" = smpi ] && [ "$compute" = model ]; then
     write_deck "$size1" "${patterns%% *}" "$dir/calibrate.ini"
     echo "$me: calibrating the SMPI compute model: $calibrate -r 3 -o $costs $dir/calibrate.ini" >&2
     crun=("$calibrate")

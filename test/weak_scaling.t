@@ -271,6 +271,15 @@ stubbed "$tmp/cn"
 CALIB_NOFILE=0
 [ $rc -eq 1 ] && [ ! -e "$tmp/cn.smpi" ] && grep -q 'calibration failed (exit 0, no ' "$tmp/cn.err"
 ok $? "a calibration that writes no costs file counts as failed ($rc)"
+echo "given costs" > "$tmp/given.txt"
+stubbed "$tmp/cg" --smpi-costs "$tmp/given.txt"
+[ $rc -eq 0 ] && [ ! -e "$tmp/cg.calib" ] && cmp -s "$tmp/given.txt" "$tmp/cg/costs.txt" &&
+    [ "$(cat "$tmp/cg.smpi")" = "-s 2 -m $tmp/cg/costs.txt -n 2 $tmp/cg/decks/n0002_minimal.ini" ] &&
+    grep -q "a copy of $tmp/given.txt" "$tmp/cg/results.md"
+ok $? "--smpi-costs FILE: no calibration, the runs use a copy of FILE, results.md names it"
+campaign "$tmp/cg2" --smpi-costs "$tmp/given.txt" -n 2
+[ $rc -eq 2 ] && grep -q 'smpi-costs: only with --smpi' "$tmp/cg2.err"
+ok $? "--smpi-costs without --smpi exits 2"
 SMPI_CALIBRATE=$tmp/nothing campaign "$tmp/cx" --smpi -n 2
 [ $rc -eq 2 ] && [ ! -e "$tmp/cx" ] && grep -q 'smpi-compute model: .*nothing is missing' "$tmp/cx.err"
 ok $? "a missing calibration script is refused before anything runs (exit 2, $rc)"
