@@ -218,7 +218,11 @@ void scheme_attach(struct scheme *s, struct run *run)
     f->nmass = data(s, run, F_NMASS);
     f->force = data(s, run, F_FORCE);
     f->x_init = data(s, run, F_XINIT);
-    f->corner = xmalloc((size_t)(m->ncells ? m->ncells : 1) * m->el->nnodes * 3 * sizeof *f->corner);
+    /* scratch arrays are written here once so that their pages are faulted in during the set-up,
+     * not inside the first cycle's timers (page faults are expensive on some VMs) */
+    size_t ncorner = (size_t)(m->ncells ? m->ncells : 1) * m->el->nnodes * 3;
+    f->corner = xmalloc(ncorner * sizeof *f->corner);
+    memset(f->corner, 0, ncorner * sizeof *f->corner);
     remap_work_init(&s->rw, m);
     if (s->kern.on && s->hp.remap) {
         s->act_cells = xmalloc(((size_t)m->ncells + 1) * sizeof *s->act_cells);
