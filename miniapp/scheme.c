@@ -135,12 +135,12 @@ static struct kernel_work work(int32_t n, int32_t own, const int32_t *act)
     return w;
 }
 
-/* Accounts the call begun last as kernel id over items [0, n) (cells, or nodes when `nodes`),
- * with activity prefix act; in the SMPI model this rank then computes for the modelled time. */
+/* Accounts the call measured last (kernels_begin ... kernels_stop) as kernel id over items
+ * [0, n) (cells, or nodes when `nodes`), with activity prefix act; in the SMPI model its time
+ * is added to what this rank computes before its next communication. */
 static void kernel_done(struct scheme *s, const struct mesh *m, enum kernel id, int nodes, int32_t n,
                         const int32_t *act)
 {
-    kernels_stop(&s->kern);
     if (!s->kern.on)
         return;
     struct kernel_work w = work(n, nodes ? m->node_layer_start[1] : m->ncells_owned, act);
@@ -152,6 +152,7 @@ static void kernel_done(struct scheme *s, const struct mesh *m, enum kernel id, 
     do {                                                                                          \
         kernels_begin(&(s)->kern);                                                                \
         call;                                                                                     \
+        kernels_stop(&(s)->kern);                                                                 \
         kernel_done((s), (m), (id), (nodes), (n), (act));                                         \
     } while (0)
 
@@ -218,8 +219,8 @@ void scheme_attach(struct scheme *s, struct run *run)
     f->nmass = data(s, run, F_NMASS);
     f->force = data(s, run, F_FORCE);
     f->x_init = data(s, run, F_XINIT);
-    /* scratch arrays are written here once so that their pages are faulted in during the set-up,
-     * not inside the first cycle's timers (page faults are expensive on some VMs) */
+    /* written once here so that its pages are faulted in during the set-up, not inside the
+     * first cycle's timers (page faults are expensive on some VMs) */
     size_t ncorner = (size_t)(m->ncells ? m->ncells : 1) * m->el->nnodes * 3;
     f->corner = xmalloc(ncorner * sizeof *f->corner);
     memset(f->corner, 0, ncorner * sizeof *f->corner);
