@@ -42,7 +42,11 @@ ok $? "uninterrupted reference run, 600 cycles"
 
 # SIGUSR1 then SIGTERM
 start sig $deck run.max_cycles=600
-wait_for sig 'Cycle     50 ' && signal USR1 && wait_for sig 'SIGUSR1 at cycle' && sleep 0.5 && signal TERM
+# SIGTERM once the run has gone on past the SIGUSR1 dump (a listing line later), not after a fixed
+# sleep: 600 cycles of this deck take about a second, and a 0.5 s sleep let some runs finish first
+wait_for sig 'Cycle     50 ' && signal USR1 && wait_for sig 'SIGUSR1 at cycle' &&
+    u=$(sed -n 's/.*SIGUSR1 at cycle \([0-9]*\) .*/\1/p' sig/log | head -n 1) &&
+    wait_for sig "Cycle  *$(((u / 10 + 1) * 10)) " && signal TERM
 finished sig
 rc=$(cat sig/rc)
 [ "$rc" = 0 ]; ok $? "SIGTERM: exit 0"
