@@ -257,9 +257,9 @@ void sync_start(struct sync_group *g)
         double *dst = p->sendbuf + (size_t)p->send_off[i] * g->width;
         for (int v = 0; v < g->nvars; v++) {
             const struct var *var = &g->reg->v[g->vars[v]];
-            int nc = var->ncomp;
+            int nc = var->ncomp, stride = var->stride;
             for (int32_t k = p->send_off[i]; k < p->send_off[i + 1]; k++) {
-                const double *src = var->data + (size_t)p->send_idx[k] * nc;
+                const double *src = var->data + (size_t)p->send_idx[k] * stride;
                 for (int c = 0; c < nc; c++)
                     *dst++ = src[c];
             }
@@ -295,9 +295,9 @@ void sync_finish(struct sync_group *g)
         const double *src = p->recvbuf + (size_t)p->recv_off[i] * g->width;
         for (int v = 0; v < g->nvars; v++) {
             struct var *var = &g->reg->v[g->vars[v]];
-            int nc = var->ncomp;
+            int nc = var->ncomp, stride = var->stride;
             for (int32_t k = p->recv_off[i]; k < p->recv_off[i + 1]; k++) {
-                double *dst = var->data + (size_t)p->recv_idx[k] * nc;
+                double *dst = var->data + (size_t)p->recv_idx[k] * stride;
                 for (int c = 0; c < nc; c++)
                     dst[c] = *src++;
             }

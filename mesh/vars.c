@@ -46,6 +46,7 @@ int registry_add(struct registry *r, const char *name, enum var_center center, i
     snprintf(v->unit, sizeof v->unit, "%s", unit ? unit : "");
     v->center = center;
     v->ncomp = ncomp;
+    v->stride = ncomp;
     v->flags = flags;
     int32_t items = center == VAR_CELL ? r->ncells : r->nnodes;
     v->data = xcalloc((size_t)(items ? items : 1) * (size_t)ncomp, sizeof *v->data);
@@ -62,7 +63,20 @@ int registry_add_external(struct registry *r, const char *name, enum var_center 
     return id;
 }
 
-void registry_set_external(struct registry *r, int id, double *data) { r->v[id].data = data; }
+void registry_set_external(struct registry *r, int id, double *data)
+{
+    r->v[id].data = data;
+    r->v[id].stride = r->v[id].ncomp;
+}
+
+void registry_set_view(struct registry *r, int id, double *data, int stride)
+{
+    struct var *v = &r->v[id];
+    if (!v->external || v->flags || stride < v->ncomp)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: variable '%s' cannot be a view", v->name);
+    v->data = data;
+    v->stride = stride;
+}
 
 int registry_find(const struct registry *r, const char *name)
 {

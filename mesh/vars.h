@@ -17,6 +17,7 @@ struct var {
     unsigned flags;
     char unit[32];
     double *data; /* [items][ncomp], owned items then ghosts as in the mesh numbering */
+    int stride;   /* doubles from one item to the next: ncomp, more for a view (registry_set_view) */
     int external; /* data not owned by the registry */
 };
 
@@ -37,6 +38,10 @@ int registry_add(struct registry *r, const char *name, enum var_center center, i
 int registry_add_external(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
                           const char *unit, double *data);
 void registry_set_external(struct registry *r, int id, double *data);
+/* An external variable that sees ncomp columns of a wider array (item i at data + i * stride),
+ * so that it is synchronised in place. Only synchronisation honours the stride: a view has no
+ * flags, and migration and dumps skip external variables. */
+void registry_set_view(struct registry *r, int id, double *data, int stride);
 int registry_find(const struct registry *r, const char *name); /* first with that name, -1 if absent */
 int registry_find_center(const struct registry *r, const char *name, enum var_center center);
 /* Items of a variable's centering. */

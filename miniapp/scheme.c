@@ -44,8 +44,9 @@ struct scheme {
     int split;
     /* remap synchronisations */
     int g_rvalues[4], g_rslopes[4], g_rresult[4], g_nmass, g_rcells, g_end2_cells, g_end2_nodes;
-    int rv_id[4], rs_id[4]; /* registry copies of the reconstructed values and slopes (mahyco) */
-    double *rscratch;       /* [ncells][9]: the storage of all 8 copies, each live during its own sync */
+    int rv_id[4], rs_id[4]; /* registry views of the reconstructed values and slopes (mahyco) */
+    double *arena; /* scratch that one phase of the cycle uses and the other overwrites (attach) */
+    size_t narena; /* its doubles */
     int res_id[4];          /* remap results: views of the remap's scratch arrays */
     long long syncs_done, messages_done, bytes_done; /* of groups destroyed by rebalances */
     volatile double burnt; /* the cost model's extra work lands here so that it is done */
@@ -74,6 +75,7 @@ static const struct {
     int ncomp;
     unsigned flags;
     const char *unit;
+    int scratch; /* written and read within the Lagrange phase: stored in the arena (attach) */
 } fields[F_COUNT] = {
     [F_RHO] = {"density", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "mass/length^3"},
     [F_E] = {"internal_energy", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "energy/mass"},
@@ -83,14 +85,14 @@ static const struct {
     [F_VOL] = {"volume", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "length^dim"},
     [F_MASS] = {"mass", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "mass"},
     [F_LEN] = {"length", VAR_CELL, 1, 0, "length"},
-    [F_RHO0] = {"density_n", VAR_CELL, 1, 0, "mass/length^3"},
-    [F_E0] = {"internal_energy_n", VAR_CELL, 1, 0, "energy/mass"},
-    [F_P0] = {"pressure_n", VAR_CELL, 1, 0, "pressure"},
-    [F_VOL0] = {"volume_n", VAR_CELL, 1, 0, "length^dim"},
+    [F_RHO0] = {"density_n", VAR_CELL, 1, 0, "mass/length^3", 1},
+    [F_E0] = {"internal_energy_n", VAR_CELL, 1, 0, "energy/mass", 1},
+    [F_P0] = {"pressure_n", VAR_CELL, 1, 0, "pressure", 1},
+    [F_VOL0] = {"volume_n", VAR_CELL, 1, 0, "length^dim", 1},
     [F_X] = {"position", VAR_NODE, 3, VAR_SYNC, "length"},
     [F_V] = {"velocity", VAR_NODE, 3, VAR_SYNC | VAR_CHECKPOINT, "length/time"},
     [F_NMASS] = {"mass", VAR_NODE, 1, VAR_SYNC | VAR_CHECKPOINT, "mass"},
-    [F_FORCE] = {"force", VAR_NODE, 3, 0, "mass length/time^2"},
+    [F_FORCE] = {"force", VAR_NODE, 3, 0, "mass length/time^2", 1},
     [F_XINIT] = {"initial_position", VAR_NODE, 3, 0, "length"},
 };
 
@@ -210,21 +212,36 @@ void scheme_attach(struct scheme *s, struct run *run)
     f->vol = data(s, run, F_VOL);
     f->mass = data(s, run, F_MASS);
     f->len = data(s, run, F_LEN);
+    f->x = data(s, run, F_X);
+    f->v = data(s, run, F_V);
+    f->nmass = data(s, run, F_NMASS);
+    f->x_init = data(s, run, F_XINIT);
+    /* The arena: corner vectors, the level-n copies and the forces live from the start of the
+     * Lagrange phase to its end, the remap's work arrays within one remap step; neither reads
+     * what the other left, so one block serves both (3D: 36 instead of 76 doubles per cell).
+     * Written once here so that its pages are faulted in during the set-up, not inside the
+     * first cycle's timers (page faults are expensive on some VMs). */
+    size_t nc1 = (size_t)(m->ncells ? m->ncells : 1), nn1 = (size_t)(m->nnodes ? m->nnodes : 1);
+    size_t ncorner = nc1 * m->el->nnodes * 3, lag = ncorner, rem = remap_work_size(m);
+    for (int i = 0; i < F_COUNT; i++)
+        if (fields[i].scratch)
+            lag += (fields[i].center == VAR_CELL ? nc1 : nn1) * fields[i].ncomp;
+    s->narena = lag > rem ? lag : rem;
+    s->arena = xmalloc(s->narena * sizeof *s->arena);
+    memset(s->arena, 0, s->narena * sizeof *s->arena);
+    f->corner = s->arena;
+    double *next = s->arena + ncorner;
+    for (int i = 0; i < F_COUNT; i++)
+        if (fields[i].scratch) {
+            registry_set_external(&run->reg, s->id[i], next);
+            next += (fields[i].center == VAR_CELL ? nc1 : nn1) * fields[i].ncomp;
+        }
     f->rho0 = data(s, run, F_RHO0);
     f->e0 = data(s, run, F_E0);
     f->p0 = data(s, run, F_P0);
     f->vol0 = data(s, run, F_VOL0);
-    f->x = data(s, run, F_X);
-    f->v = data(s, run, F_V);
-    f->nmass = data(s, run, F_NMASS);
     f->force = data(s, run, F_FORCE);
-    f->x_init = data(s, run, F_XINIT);
-    /* written once here so that its pages are faulted in during the set-up, not inside the
-     * first cycle's timers (page faults are expensive on some VMs) */
-    size_t ncorner = (size_t)(m->ncells ? m->ncells : 1) * m->el->nnodes * 3;
-    f->corner = xmalloc(ncorner * sizeof *f->corner);
-    memset(f->corner, 0, ncorner * sizeof *f->corner);
-    remap_work_init(&s->rw, m);
+    remap_work_init(&s->rw, m, s->arena);
     if (s->kern.on && s->hp.remap) {
         s->act_cells = xmalloc(((size_t)m->ncells + 1) * sizeof *s->act_cells);
         s->act_nodes = xmalloc(((size_t)m->nnodes + 1) * sizeof *s->act_nodes);
@@ -250,12 +267,12 @@ void scheme_attach(struct scheme *s, struct run *run)
         double *res_data[4] = {s->rw.mnew, s->rw.unew, s->rw.enew, s->rw.knew};
         for (int k = 0; k < 4; k++)
             registry_set_external(&run->reg, s->res_id[k], res_data[k]);
-        /* sync_columns copies one value or slope column at a time in, synchronises it and
-         * copies it out: one scratch array serves all eight (72 instead of 192 bytes per cell) */
-        s->rscratch = xmalloc((size_t)(m->ncells ? m->ncells : 1) * 9 * sizeof *s->rscratch);
-        for (int k = 0; k < 4; k++) {
-            registry_set_external(&run->reg, s->rv_id[k], s->rscratch);
-            registry_set_external(&run->reg, s->rs_id[k], s->rscratch);
+        /* views of the interleaved values [cell][rho e k u] and slopes [cell][rho e k u][3]:
+         * each quantity is synchronised in place, as MaHyCo does one variable at a time */
+        for (int k = 0, off = 0; k < 4; k++) {
+            registry_set_view(&run->reg, s->rv_id[k], s->rw.phi + off, REMAP_NPHI);
+            registry_set_view(&run->reg, s->rs_id[k], s->rw.grad + 3 * off, REMAP_NPHI * 3);
+            off += k == 3 ? 3 : 1;
         }
         enum sync_kind kind = run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT;
         for (int k = 0; k < 4; k++) {
@@ -289,10 +306,9 @@ void scheme_detach(struct scheme *s)
     s->ng = 0;
     walls_free(&s->walls);
     remap_work_free(&s->rw);
-    free(s->f.corner);
+    free(s->arena);
+    s->arena = NULL;
     s->f.corner = NULL;
-    free(s->rscratch);
-    s->rscratch = NULL;
     free(s->act_cells);
     free(s->act_nodes);
     s->act_cells = s->act_nodes = NULL;
@@ -352,10 +368,12 @@ struct scheme *scheme_create(struct run *run)
     int L = m->nlayers;
     for (int i = 0; i < F_COUNT; i++) {
         const char *name = fields[i].name;
-        s->id[i] = i == F_X ? registry_add_external(&run->reg, name, VAR_NODE, 3, fields[i].flags, fields[i].unit,
-                                                    m->node_xyz)
-                            : registry_add(&run->reg, name, fields[i].center, fields[i].ncomp, fields[i].flags,
-                                           fields[i].unit);
+        if (i == F_X || fields[i].scratch) /* the mesh's coordinates, the arena (attach) */
+            s->id[i] = registry_add_external(&run->reg, name, fields[i].center, fields[i].ncomp, fields[i].flags,
+                                             fields[i].unit, i == F_X ? m->node_xyz : NULL);
+        else
+            s->id[i] = registry_add(&run->reg, name, fields[i].center, fields[i].ncomp, fields[i].flags,
+                                    fields[i].unit);
     }
     if (s->hp.remap) { /* remap results are registry variables so that they can be synchronised */
         static const char *const rnames[4] = {"remap_mass", "remap_velocity", "remap_energy", "remap_kinetic"};
@@ -454,30 +472,23 @@ static void report_failure(struct scheme *s, struct run *run)
     report_stop(run, gid == worst, msg);
 }
 
-/* Reconstructed values or slopes (mahyco): from the remap's interleaved arrays to one registry
- * variable per quantity, synchronised one by one as MaHyCo does, and back for the ghosts. */
-static void sync_columns(struct scheme *s, struct run *run, const double *src, int stride, int per_comp,
-                         const int *ids, const int *groups)
+/* Reconstructed values or slopes (mahyco): one quantity at a time, as MaHyCo does. */
+static void sync_columns(struct scheme *s, struct run *run, const int *groups)
 {
-    /* only the cells the plan sends are copied in, and only the ghosts it receives copied out */
-    const struct sync_plan *p = &run->cell_plan;
-    const int32_t nsend = p->send_off[p->nsend], nrecv = p->recv_off[p->nrecv];
-    int off = 0;
-    for (int k = 0; k < 4; k++) {
-        struct var *v = &run->reg.v[ids[k]];
-        int width = v->ncomp;
-        for (int32_t i = 0; i < nsend; i++) {
-            int32_t c = p->send_idx[i];
-            memcpy(v->data + (size_t)c * width, src + (size_t)c * stride + off, (size_t)width * sizeof(double));
-        }
+    for (int k = 0; k < 4; k++)
         sync_now(s, run, groups[k]);
-        for (int32_t i = 0; i < nrecv; i++) {
-            int32_t c = p->recv_idx[i];
-            memcpy((double *)src + (size_t)c * stride + off, v->data + (size_t)c * width, (size_t)width * sizeof(double));
-        }
-        off += width;
-    }
-    (void)per_comp;
+}
+
+/* The arena passes from one phase to the other. Sanitizer builds (test/asan_mpi.t) fill it with
+ * NaN there, so that a phase reading what the other left (a lifetime error) fails the run. */
+static void arena_handover(struct scheme *s)
+{
+#ifdef __SANITIZE_ADDRESS__
+    for (size_t i = 0; i < s->narena; i++)
+        s->arena[i] = NAN;
+#else
+    (void)s;
+#endif
 }
 
 /* One remap step to the targets of sweep (-1: the initial mesh). */
@@ -487,6 +498,7 @@ static void remap_step(struct scheme *s, struct run *run, int sweep, int last)
     struct hydro_fields *f = &s->f;
     struct remap_work *w = &s->rw;
     const int32_t own = m->ncells_owned, nodes_own = m->node_layer_start[1];
+    arena_handover(s);
     kernels_begin(&s->kern);
     remap_targets(m, f, w, sweep);
     kernels_stop(&s->kern);
@@ -525,11 +537,11 @@ static void remap_step(struct scheme *s, struct run *run, int sweep, int last)
     /* mahyco: owners compute, each quantity synchronised where it is produced (the values of
      * ghost cells computed here are replaced by their owners'; their centres are needed) */
     KERNEL(s, m, K_R_VALUES, 0, m->ncells, ac, remap_values(m, f, w, m->ncells));
-    sync_columns(s, run, w->phi, REMAP_NPHI, 0, s->rv_id, s->g_rvalues);
+    sync_columns(s, run, s->g_rvalues);
     KERNEL(s, m, K_R_SWEPT, 0, own, ac, remap_swept(m, f, w, own));
     KERNEL(s, m, K_R_GRADIENTS, 0, own, ac, remap_gradients(m, f, w, own));
     KERNEL(s, m, K_R_LIMIT, 0, own, ac, remap_limit(m, f, w, s->hp.limiter, own));
-    sync_columns(s, run, w->grad, REMAP_NPHI * 3, 0, s->rs_id, s->g_rslopes);
+    sync_columns(s, run, s->g_rslopes);
     KERNEL(s, m, K_R_CELLS, 0, own, ac, remap_cells(m, f, w, own));
     for (int k = 0; k < 4; k++)
         sync_now(s, run, s->g_rresult[k]);
@@ -556,6 +568,7 @@ int scheme_cycle(struct scheme *s, struct run *run)
             if (m->cell_gid[c] == run->cfg.test_nan_cell)
                 f->e[c] = NAN;
 
+    arena_handover(s);
     timers_start(&run->tm, TIMER_LAGRANGE);
     KERNEL(s, m, K_SAVE, 0, s->nc_comp, NULL, lagrange_save(f, s->nc_comp));
     if (s->pattern == PATTERN_MAHYCO) /* MaHyCo: each saved variable synchronised separately */

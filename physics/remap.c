@@ -19,35 +19,40 @@ static void *zeroed(size_t n, size_t size)
     return p;
 }
 
-void remap_work_init(struct remap_work *w, const struct mesh *m)
+size_t remap_work_size(const struct mesh *m)
+{
+    size_t nc = (size_t)(m->ncells ? m->ncells : 1), nf = (size_t)(m->nfaces ? m->nfaces : 1);
+    return nc * (REMAP_NPHI + 3 + REMAP_NPHI * 3 + 1 + 3 + 1 + 1) + nf;
+}
+
+void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch)
 {
     memset(w, 0, sizeof *w);
-    size_t nc = (size_t)(m->ncells ? m->ncells : 1), nf = (size_t)(m->nfaces ? m->nfaces : 1);
-    size_t nn = (size_t)(m->nnodes ? m->nnodes : 1);
+    size_t nc = (size_t)(m->ncells ? m->ncells : 1), nn = (size_t)(m->nnodes ? m->nnodes : 1);
     w->ncells = m->ncells;
     w->nfaces = m->nfaces;
-    w->phi = zeroed(nc * REMAP_NPHI, sizeof *w->phi);
-    w->centre = zeroed(nc * 3, sizeof *w->centre);
-    w->grad = zeroed(nc * REMAP_NPHI * 3, sizeof *w->grad);
-    w->swept = zeroed(nf, sizeof *w->swept);
-    w->mnew = zeroed(nc, sizeof *w->mnew);
-    w->unew = zeroed(nc * 3, sizeof *w->unew);
-    w->enew = zeroed(nc, sizeof *w->enew);
-    w->knew = zeroed(nc, sizeof *w->knew);
+    double *p = scratch; /* in remap_work_size's order */
+    w->phi = p;
+    p += nc * REMAP_NPHI;
+    w->centre = p;
+    p += nc * 3;
+    w->grad = p;
+    p += nc * REMAP_NPHI * 3;
+    w->mnew = p;
+    p += nc;
+    w->unew = p;
+    p += nc * 3;
+    w->enew = p;
+    p += nc;
+    w->knew = p;
+    p += nc;
+    w->swept = p;
     w->moved = zeroed(nn, sizeof *w->moved);
     w->upwind = zeroed(nc, sizeof *w->upwind);
 }
 
 void remap_work_free(struct remap_work *w)
 {
-    free(w->phi);
-    free(w->centre);
-    free(w->grad);
-    free(w->swept);
-    free(w->mnew);
-    free(w->unew);
-    free(w->enew);
-    free(w->knew);
     free(w->moved);
     free(w->upwind);
     memset(w, 0, sizeof *w);

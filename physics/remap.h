@@ -43,7 +43,12 @@ struct remap_work {
     unsigned char *upwind; /* [ncells] 1 where the cell is upwind of a face (its slopes are used) */
 };
 
-void remap_work_init(struct remap_work *w, const struct mesh *m);
+/* Doubles of scratch the remap uses only inside one remap step (values, centres, slopes, swept
+ * volumes, new values): the caller lends them, and may lend the same memory to the Lagrange
+ * phase (scheme.c). */
+size_t remap_work_size(const struct mesh *m);
+/* scratch: remap_work_size(m) doubles, owned by the caller; moved and upwind are allocated. */
+void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch);
 void remap_work_free(struct remap_work *w);
 
 /* Targets: all local nodes at x_init (sweep < 0) or x with coordinate sweep replaced. */
