@@ -2,10 +2,12 @@
 # Grind time on one rank (ns per cell and cycle, Lagrange and remap phases and the whole loop)
 # and peak memory per cell: 3D bisod_x (inputs/bench/mahyco.ini, 100 x 20 x 20 hexes) and 2D
 # Sedov with Euler remap (inputs/sedov_2d.ini on 200 x 200 quads), the two run interleaved;
-# medians over the repeats, printed as a Markdown table.
+# medians over the repeats, printed as a Markdown table. Then one 3D run with 4 times the cells
+# gives the memory each further cell costs (the difference of peak RSS over the difference of
+# cells), which leaves out the fixed cost of the MPI process and its libraries.
 # usage: run/bench_grind.sh [-r REPEATS] [-c CYCLES] [-s SCALE] [-o FILE]
 #   -c cycles per run (default 20), -s divides each mesh's nx (quick checks), -o appends
-#   "key value" lines (grind3d_lagrange_ns, ..., mem3d_bytes_per_cell, ...) to FILE.
+#   "key value" lines (grind3d_lagrange_ns, ..., mem3d_bytes_per_cell, mem3d_marginal_*) to FILE.
 # env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,6 +64,22 @@ for i in $(seq "$repeats"); do
     done
 done
 
+# peak RSS (bytes) and cells of a 3D run of nx cells along x, 2 cycles
+rss_3d() {
+    # shellcheck disable=SC2086
+    $mpirun_cmd ${MPI_ARGS:-} -np 1 "$hydro" "$top/inputs/bench/mahyco.ini" mesh.nx="$1" run.max_cycles=2 \
+        output.listing_period=0 output.checkpoint_period=-1 > "$tmp/out"
+    c=$(sed -n 's/.*D [a-z]*: \([0-9]*\) cells.*/\1/p' "$tmp/out")
+    b=$(sed -n 's/.*; \([0-9]*\) bytes per owned cell.*/\1/p' "$tmp/out")
+    [ -n "$c" ] && [ -n "$b" ] || { echo "$0: no cells or memory in the listing of the nx=$1 run" >&2; exit 1; }
+    echo "$c $((c * b))"
+}
+small=$(rss_3d $((100 / scale)))
+large=$(rss_3d $((400 / scale)))
+marginal=$(echo "$small $large" | awk '{printf "%.0f", ($4 - $2) / ($3 - $1)}')
+cells_small=${small% *} cells_large=${large% *}
+fixed=$(echo "$small $marginal" | awk '{printf "%.0f", $2 - $3 * $1}') # what the first cell costs
+
 echo "one rank, $repeats interleaved repeats, $cycles cycles each, medians; ns per cell and cycle"
 echo
 echo "| case | cells | cycles | Lagrange ns | remap ns | loop (total) ns | peak RSS bytes per cell |"
@@ -72,6 +90,12 @@ for d in 3d 2d; do
         "$(median < "$tmp/lagrange_$d")" "$(median < "$tmp/remap_$d")" "$(median < "$tmp/loop_$d")" \
         "$(median < "$tmp/mem_$d")"
     if [ -n "$out" ]; then
+        [ $d = 2d ] || {
+            echo "mem3d_marginal_bytes_per_cell $marginal"
+            echo "mem3d_marginal_from_cells $cells_small"
+            echo "mem3d_marginal_to_cells $cells_large"
+            echo "mem3d_fixed_bytes $fixed"
+        } >> "$out"
         {
             echo "grind${d}_cells $(cat "$tmp/cells_$d")"
             echo "grind${d}_cycles $(cat "$tmp/cycles_$d")"
@@ -80,3 +104,7 @@ for d in 3d 2d; do
         } >> "$out"
     fi
 done
+echo
+echo "3D memory per further cell: peak RSS of $cells_large cells minus that of $cells_small, over the"
+echo "$((cells_large - cells_small)) cells between (2 cycles each): $marginal bytes per cell, plus a fixed"
+echo "$(awk -v f="$fixed" 'BEGIN {printf "%.1f", f / 1e6}') MB (the MPI process, libraries and what does not grow with the mesh)."

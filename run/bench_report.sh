@@ -150,6 +150,8 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     row "Grind 2D Sedov with remap, total (loop)" "$(v grind2d_loop_ns)" ns - - value le 250 1 %.0f
     row "Memory, 1 rank, 3D bisod_x, $c3 cells" "$(v mem3d_bytes_per_cell)" B/cell "bare MPI process" \
         "$(awk -v r="$(v bare_rss_1ranks)" -v c="$c3" 'BEGIN {print r / c}')" value le 1000 1 %.0f
+    row "Memory, 1 rank, 3D bisod_x, each cell beyond $(v mem3d_marginal_from_cells) (up to $(v mem3d_marginal_to_cells))" \
+        "$(v mem3d_marginal_bytes_per_cell)" B/cell - - value le 1000 1 %.0f
     row "Memory, 1 rank, 2D Sedov, $c2 cells" "$(v mem2d_bytes_per_cell)" B/cell "bare MPI process" \
         "$(awk -v r="$(v bare_rss_1ranks)" -v c="$c2" 'BEGIN {print r / c}')" value le 1000 1 %.0f
     row "Memory, $ranks ranks, $own owned cells per rank, 3 ghost layers (mahyco.ini)" "$(v mem_mahyco_bytes_per_cell)" \
@@ -174,7 +176,11 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     echo "Grind times are ns per cell and cycle (phase timer / cells / cycles; total = the loop timer) and"
     echo "have an absolute target, no baseline. Memory is the listing's peak RSS per owned cell of the"
     echo "largest rank (1 KB = 1000 B, as the listing's MB = 10^6 B); its baseline is the peak RSS of a bare"
-    echo "MPI process per owned cell, the part no data structure of hydro can remove. Sync ratios are"
+    echo "MPI process per owned cell, the part no data structure of hydro can remove. \"Each cell beyond\": the"
+    echo "difference of peak RSS between a run 4 times larger and that one over the difference of cells, the"
+    echo "memory a cell costs without the fixed part ($(awk -v f="$(v mem3d_fixed_bytes)" 'BEGIN {printf "%.1f", f / 1e6}') MB here: the MPI process, libraries and what does"
+    echo "not grow with the mesh)."
+    echo "Sync ratios are"
     echo "hydro / raw seconds (lower is better); migration and checkpoint ratios are hydro / baseline"
     echo "bandwidth (higher is better). Migration 'after the warm-up': the same medians without the first"
     echo "migrations of each run, while the heap still grows and every received page is a fresh one (the"

@@ -4,7 +4,7 @@ set -eu
 
 usage() {
     cat <<'EOF'
-usage: run/smpirun.sh [-p PLATFORM] [-s CELLS_SCALE] [-b BW_SCALE] [-m COSTS] [-c SMPI_CFG]... -n N DECK [section.key=value ...]
+usage: run/smpirun.sh [-p PLATFORM] [-s CELLS_SCALE] [-b BW_SCALE] [-m COSTS] [-l SECONDS] [-c SMPI_CFG]... -n N DECK [section.key=value ...]
 
 Runs the SMPI build of hydro (build-smpi/hydro, built with 'make smpi' when missing) on N
 simulated ranks, one per host of PLATFORM, and writes hydro's listing to stdout (its times
@@ -27,6 +27,12 @@ simulated time and the real time the simulation took.
   -b BW_SCALE     divide every link bandwidth of the platform by BW_SCALE (default 1): the
                   messages of a deck with BW_SCALE times smaller ghost faces then take as long
                   as the full-size ones (latencies are unchanged)
+  -l SECONDS      latency-only network: every message takes SECONDS whatever its size, with
+                  no bandwidth and no contention (SimGrid's Constant network model, on the
+                  platform's hosts without its links; -b does not apply). The flow model
+                  re-solves the sharing of every coupled flow at each event, which made
+                  1024 ranks in lockstep too slow to simulate; this one does not
+                  (run/platforms/README.md compares the two where both run)
   -c SMPI_CFG     extra SimGrid option, e.g. -c smpi/coll-selector:mpich (repeatable)
   -n N            number of simulated ranks (at most the platform's host count)
   -h              this text
@@ -50,12 +56,14 @@ bw=1
 np=
 extra=
 costs=
-while getopts p:s:b:m:c:n:h opt; do
+latency=
+while getopts p:s:b:m:l:c:n:h opt; do
     case $opt in
     p) platform=$OPTARG ;;
     s) scale=$OPTARG ;;
     b) bw=$OPTARG ;;
     m) costs=$OPTARG ;;
+    l) latency=$OPTARG ;;
     c) extra="$extra --cfg=$OPTARG" ;;
     n) np=$OPTARG ;;
     h) usage; exit 0 ;;
@@ -70,6 +78,10 @@ echo "$scale" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$' && awk
     die "-s: '$scale' is not a positive number"
 echo "$bw" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$' && awk "BEGIN { exit !($bw > 0) }" ||
     die "-b: '$bw' is not a positive number"
+if [ -n "$latency" ]; then
+    echo "$latency" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$' && awk "BEGIN { exit !($latency > 0) }" ||
+        die "-l: '$latency' is not a positive number of seconds"
+fi
 [ -r "$platform" ] || die "platform '$platform' not readable"
 if [ -n "$costs" ]; then
     [ -r "$costs" ] || die "-m: costs file '$costs' not readable"
@@ -125,7 +137,21 @@ flops=$(echo "$speed" | awk -v k="$scale" '
 
 # -b: a copy of the platform whose bandwidth attributes (bw, bb_bw, ...) are divided by BW_SCALE.
 run_platform=$platform
-if [ "$bw" != 1 ]; then
+if [ -n "$latency" ]; then
+    # the hosts alone in a zone without routing, which is what the Constant model accepts
+    run_platform=$tmp/platform.xml
+    {
+        echo "<?xml version='1.0'?>"
+        echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
+        echo '<platform version="4.1">'
+        echo '  <zone id="latency-only" routing="None">'
+        awk -v s="$speed" '{ printf "    <host id=\"%s\" speed=\"%s\"/>\n", $0, s }' "$tmp/hostfile"
+        echo '  </zone>'
+        echo '</platform>'
+    } >"$run_platform"
+    extra="--cfg=network/model:Constant --cfg=network/latency-factor:$latency $extra"
+    [ "$bw" = 1 ] || echo "smpirun.sh: -b $bw has no effect with -l (no bandwidth in a latency-only network)" >&2
+elif [ "$bw" != 1 ]; then
     run_platform=$tmp/platform.xml
     awk -v k="$bw" '{
         out = ""
@@ -146,8 +172,9 @@ else
     unset HYDRO_COMPUTE_MODEL HYDRO_COMPUTE_SCALE
     how="compute time x $scale (smpi/host-speed ${flops}f)"
 fi
+if [ -n "$latency" ]; then net="latency-only network, $latency s per message"; else net="bandwidths / $bw"; fi
 echo "smpirun.sh: $np simulated ranks on $(basename "$platform") ($nhosts hosts, $speed per core)," \
-     "$how, bandwidths / $bw" >&2
+     "$how, $net" >&2
 # -no-privatize: hydro has no mutable global state (io/ is compiled out; METIS, libinih and libm
 # keep none across MPI calls), so the ranks share one copy of the program: no per-rank dlopen copy.
 # smpi/coll-selector:ompi: Open MPI's choice of collective algorithms, as on the real runs, except
@@ -163,7 +190,7 @@ set +e
 "$smpirun" -no-privatize -np "$np" -platform "$run_platform" -hostfile "$tmp/hostfile" \
     --cfg=smpi/host-speed:"${flops}f" --cfg=smpi/coll-selector:ompi --cfg=smpi/alltoall:ring --cfg=smpi/alltoallv:ring \
     --cfg=smpi/display-timing:yes --cfg=surf/precision:1e-7 \
-    --log=xbt_cfg.thres:warning --log=smpi_coll.thres:warning --log=smpi_colls.thres:warning $extra "$hydro" "$deck" "$@"
+    --log=xbt_cfg.thres:warning --log=s4u_actor.thres:warning --log=smpi_coll.thres:warning --log=smpi_colls.thres:warning $extra "$hydro" "$deck" "$@"
 rc=$?
 set -e
 exit $rc

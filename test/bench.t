@@ -65,6 +65,19 @@ mpi 2 "$bb/raw_mem" > "$scratch/mem" 2>&1
 awk '$1 == "peak_rss_bytes" && $2 > 1e6 {f = 1} END {exit !f}' "$scratch/mem"
 ok $? "raw_mem prints the peak RSS of a bare MPI process"
 
+# bench_grind.sh on tiny meshes: grind times, memory per cell, and the memory of each further cell
+HYDRO="$BUILD/hydro" MPIRUN="$MPIRUN" sh run/bench_grind.sh -r 1 -c 2 -s 20 -o "$scratch/grind" > "$scratch/grind.md" 2>&1
+rc=$?
+st=$rc
+for k in grind3d_loop_ns grind2d_loop_ns mem3d_bytes_per_cell mem2d_bytes_per_cell mem3d_marginal_bytes_per_cell \
+    mem3d_marginal_from_cells mem3d_fixed_bytes; do
+    positive $k "$scratch/grind" || { st=1; diag "no positive $k"; }
+done
+awk '$1 == "mem3d_marginal_from_cells" {a = $2} $1 == "mem3d_marginal_to_cells" {b = $2} END {exit !(b == 4 * a)}' \
+    "$scratch/grind" || st=1
+ok $st "bench_grind.sh: grind, memory and per-further-cell memory figures (the larger run has 4 times the cells)"
+[ $st -eq 0 ] || diag "$(cat "$scratch/grind.md")"
+
 # the report's driver refuses bad usage before running anything
 sh run/bench_report.sh -n 1 > /dev/null 2>&1
 ok $(($? != 2)) "bench_report.sh -n 1: exit 2"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SimGrid SMPI build (make smpi, run/smpirun.sh): skipped without smpicc or build-smpi/hydro; a tiny
-# deck on 4 simulated ranks gives the real build's results, the SMPI notes and scaled times.
+# deck on 4 simulated ranks gives the real build's results, the SMPI notes and scaled times, with
+# measured or modelled compute and with the flow or the latency-only network.
 . test/lib.sh
 SMPI_BUILD=${HYDRO_SMPI_BUILD:-build-smpi}
 case $SMPI_BUILD in /*) ;; *) SMPI_BUILD=$top/$SMPI_BUILD ;; esac
@@ -65,6 +66,19 @@ if [ -x "$HYDRO" ]; then
     timeout "$TIMEOUT" sh "$LAUNCH" -m broken.txt -n 2 "$@" > b.out 2> b.err
     [ $? -eq 2 ] && grep -q "broken.txt:.*expected 'kernel calls items active_items seconds a b'" b.err
     ok $? "a damaged costs file is refused with FILE:LINE and exit 2"
+    # -l: latency-only network (SimGrid's Constant model): the same results, every message SECONDS
+    timeout "$TIMEOUT" sh "$LAUNCH" -m costs.txt -s 8 -l 2.1e-6 -n 4 "$@" > l1.out 2> l1.err
+    rc=$?
+    grep '^\*I-Hydro      Totals' l1.out > l1.tot
+    [ $rc -eq 0 ] && [ -s l1.tot ] && cmp -s l1.tot sim.tot && grep -q 'latency-only network, 2.1e-6 s per message' l1.err
+    ok $? "-l runs on a latency-only network with the same totals (exit $rc)"
+    [ $rc -eq 0 ] || diag "$(cat l1.err)"
+    timeout "$TIMEOUT" sh "$LAUNCH" -m costs.txt -s 8 -l 1e-3 -n 4 "$@" > l2.out 2> l2.err
+    a=$(loop_time l1.out) b=$(loop_time l2.out)
+    awk -v a="$a" -v b="$b" 'BEGIN { exit !(a > 0 && b > a + 30 * 1e-3) }'
+    ok $? "-l sets the message time: 1 ms per message adds more than 1 ms per cycle (loop $a s, then $b s)"
+    sh "$LAUNCH" -l fast -n 2 "$@" > /dev/null 2> b.err
+    [ $? -eq 2 ] && grep -q "'fast' is not a positive number" b.err; ok $? "-l with a bad value exits 2"
     sh "$LAUNCH" -m nonexistent.txt -n 2 "$@" > /dev/null 2> b.err
     [ $? -eq 2 ] && grep -q "costs file 'nonexistent.txt' not readable" b.err; ok $? "-m with a missing file exits 2"
 fi
