@@ -222,7 +222,7 @@ void scheme_attach(struct scheme *s, struct run *run)
      * Written once here so that its pages are faulted in during the set-up, not inside the
      * first cycle's timers (page faults are expensive on some VMs). */
     size_t nc1 = (size_t)(m->ncells ? m->ncells : 1), nn1 = (size_t)(m->nnodes ? m->nnodes : 1);
-    size_t ncorner = nc1 * m->el->nnodes * 3, lag = ncorner, rem = remap_work_size(m);
+    size_t ncorner = nc1 * m->el->nnodes * 3, lag = ncorner, rem = s->hp.remap ? remap_work_size(m) : 0;
     for (int i = 0; i < F_COUNT; i++)
         if (fields[i].scratch)
             lag += (fields[i].center == VAR_CELL ? nc1 : nn1) * fields[i].ncomp;
@@ -241,7 +241,8 @@ void scheme_attach(struct scheme *s, struct run *run)
     f->p0 = data(s, run, F_P0);
     f->vol0 = data(s, run, F_VOL0);
     f->force = data(s, run, F_FORCE);
-    remap_work_init(&s->rw, m, s->arena);
+    if (s->hp.remap)
+        remap_work_init(&s->rw, m, s->arena);
     if (s->kern.on && s->hp.remap) {
         s->act_cells = xmalloc(((size_t)m->ncells + 1) * sizeof *s->act_cells);
         s->act_nodes = xmalloc(((size_t)m->nnodes + 1) * sizeof *s->act_nodes);
