@@ -65,7 +65,7 @@ static void flush(struct scheme *s)
 }
 
 enum field {
-    F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN, F_RHO0, F_E0, F_P0, F_VOL0,
+    F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN, F_RHO0, F_E0, F_P0,
     F_X, F_V, F_NMASS, F_FORCE, F_XINIT, F_COUNT
 };
 
@@ -88,7 +88,6 @@ static const struct {
     [F_RHO0] = {"density_n", VAR_CELL, 1, 0, "mass/length^3", 1},
     [F_E0] = {"internal_energy_n", VAR_CELL, 1, 0, "energy/mass", 1},
     [F_P0] = {"pressure_n", VAR_CELL, 1, 0, "pressure", 1},
-    [F_VOL0] = {"volume_n", VAR_CELL, 1, 0, "length^dim", 1},
     [F_X] = {"position", VAR_NODE, 3, VAR_SYNC, "length"},
     [F_V] = {"velocity", VAR_NODE, 3, VAR_SYNC | VAR_CHECKPOINT, "length/time"},
     [F_NMASS] = {"mass", VAR_NODE, 1, VAR_SYNC | VAR_CHECKPOINT, "mass"},
@@ -239,7 +238,6 @@ void scheme_attach(struct scheme *s, struct run *run)
     f->rho0 = data(s, run, F_RHO0);
     f->e0 = data(s, run, F_E0);
     f->p0 = data(s, run, F_P0);
-    f->vol0 = data(s, run, F_VOL0);
     f->force = data(s, run, F_FORCE);
     if (s->hp.remap)
         remap_work_init(&s->rw, m, s->arena);
@@ -618,6 +616,7 @@ int scheme_cycle(struct scheme *s, struct run *run)
     /* dt candidate and failure flag travel in one non-blocking reduction, finished with the
      * cycle's last synchronisation */
     s->cand = -1.0;
+    arena_handover(s); /* nothing after the phases reads the arena */
     if (!s->failed)
         KERNEL(s, m, K_DT, 0, m->ncells_owned, NULL,
                s->cand = lagrange_dt_candidate(m, f, &s->hp, m->ncells_owned, &s->cand_cell));

@@ -26,7 +26,7 @@ struct hydro_params {
  * mass M, len L. Nodes: x L (positions), v L/T (velocity, 3 components), nmass M, force M L/T^2. */
 struct hydro_fields {
     double *rho, *e, *p, *c, *q, *vol, *mass, *len;
-    double *rho0, *e0, *p0, *vol0; /* saved at the start of the cycle (level n) */
+    double *rho0, *e0, *p0; /* saved at the start of the cycle (level n) */
     double *x, *v, *nmass, *force;
     double *x_init; /* the initial mesh, where the remap returns */
     double *corner; /* scratch: [ncells][nodes per cell][3] corner vectors */

@@ -12,7 +12,6 @@ void lagrange_save(struct hydro_fields *f, int32_t nc)
     memcpy(f->rho0, f->rho, (size_t)nc * sizeof *f->rho);
     memcpy(f->e0, f->e, (size_t)nc * sizeof *f->e);
     memcpy(f->p0, f->p, (size_t)nc * sizeof *f->p);
-    memcpy(f->vol0, f->vol, (size_t)nc * sizeof *f->vol);
 }
 
 static void cell_positions(const struct mesh *m, const double *x, int32_t c, double (*xc)[3])
