@@ -180,11 +180,10 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     echo "difference of peak RSS between a run 4 times larger and that one over the difference of cells, the"
     echo "memory a cell costs without the fixed part ($(awk -v f="$(v mem3d_fixed_bytes)" 'BEGIN {printf "%.1f", f / 1e6}') MB here: the MPI process, libraries and what does"
     echo "not grow with the mesh)."
-    echo "Sync ratios are"
-    echo "hydro / raw seconds (lower is better); migration and checkpoint ratios are hydro / baseline"
-    echo "bandwidth (higher is better). Migration 'after the warm-up': the same medians without the first"
-    echo "migrations of each run, while the heap still grows and every received page is a fresh one (the"
-    echo "raw baseline reuses warmed-up buffers)."
+    echo "Sync ratios are hydro / raw seconds (lower is better); migration and checkpoint ratios are"
+    echo "hydro / baseline bandwidth (higher is better). Migration 'after the warm-up': the same medians"
+    echo "without the first migrations of each run, while the heap still grows and every received page is a"
+    echo "fresh one (the raw baseline reuses warmed-up buffers)."
     echo
     echo "## Ghost synchronisation (run/bench/raw_sync.c)"
     echo
