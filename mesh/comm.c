@@ -8,7 +8,8 @@
 #include "check.h"
 #include "idmap.h"
 
-enum { TAG_EXCHANGE = 17 };
+/* lengths and payloads apart: a rank may take every length (any source) before any payload */
+enum { TAG_EXCHANGE = 17, TAG_EXCHANGE_DATA = 18 };
 /* Largest single MPI message of the exchange, well under INT_MAX bytes. */
 static const size_t CHUNK = (size_t)1 << 30;
 
@@ -216,24 +217,78 @@ void outbox_init(struct outbox *o, MPI_Comm comm)
     o->nranks = comm_size(comm);
     o->to = xcalloc((size_t)o->nranks, sizeof *o->to);
     o->chunk = CHUNK;
+    o->pool = NULL;
+}
+
+void outbox_init_pooled(struct outbox *o, MPI_Comm comm, struct comm_pool *pool)
+{
+    o->nranks = comm_size(comm);
+    if (!pool->to) {
+        pool->nranks = o->nranks;
+        pool->to = xcalloc((size_t)o->nranks, sizeof *pool->to);
+    }
+    if (pool->nranks != o->nranks)
+        hydro_fatal(comm, EXIT_RUNTIME, "internal error: a buffer pool used on two communicators");
+    o->to = pool->to;
+    for (int r = 0; r < o->nranks; r++)
+        o->to[r].len = o->to[r].pos = 0;
+    o->chunk = CHUNK;
+    o->pool = pool;
+}
+
+void comm_pool_free(struct comm_pool *p)
+{
+    for (int r = 0; r < p->nranks; r++)
+        buf_free(&p->to[r]);
+    free(p->to);
+    buf_free(&p->recv);
+    buf_free(&p->send);
+    memset(p, 0, sizeof *p);
+}
+
+/* At least n bytes of b, contents not kept; grown with a quarter to spare, so that exchanges
+ * of slightly varying sizes reuse the same memory. */
+static char *pool_reserve(struct buf *b, size_t n)
+{
+    if (b->cap < n || !b->data) {
+        free(b->data);
+        b->cap = n + n / 4 + 1;
+        b->data = xmalloc(b->cap);
+    }
+    b->len = n;
+    b->pos = 0;
+    return b->data;
+}
+
+/* After an exchange: pooled buffers keep their memory, the others are freed. */
+static void outbox_empty(struct outbox *o)
+{
+    for (int r = 0; r < o->nranks; r++)
+        if (o->pool)
+            o->to[r].len = o->to[r].pos = 0;
+        else
+            buf_free(&o->to[r]);
 }
 
 void outbox_free(struct outbox *o)
 {
-    for (int r = 0; r < o->nranks; r++)
-        buf_free(&o->to[r]);
-    free(o->to);
+    outbox_empty(o);
+    if (!o->pool)
+        free(o->to);
     o->to = NULL;
     o->nranks = 0;
+    o->pool = NULL;
 }
 
 void inbox_free(struct inbox *in)
 {
-    if (in->block)
-        free(in->block);
-    else
+    if (in->block) {
+        if (!in->borrowed)
+            free(in->block);
+    } else {
         for (int i = 0; i < in->n; i++)
             buf_free(&in->msg[i]);
+    }
     free(in->msg);
     free(in->src);
     memset(in, 0, sizeof *in);
@@ -274,30 +329,57 @@ void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
         MPI_CHECK(MPI_Isend(&lens[r], 1, MPI_UINT64_T, r, TAG_EXCHANGE, comm, &req[k++]));
         for (size_t off = 0; off < b->len; off += chunk) {
             size_t n = b->len - off < chunk ? b->len - off : chunk;
-            MPI_CHECK(MPI_Isend(b->data + off, (int)n, MPI_BYTE, r, TAG_EXCHANGE, comm, &req[k++]));
+            MPI_CHECK(MPI_Isend(b->data + off, (int)n, MPI_BYTE, r, TAG_EXCHANGE_DATA, comm, &req[k++]));
         }
     }
 
     int *src = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *src);
     struct buf *msg = xcalloc((size_t)(nrecv ? nrecv : 1), sizeof *msg);
-    for (int i = 0; i < nrecv; i++) {
-        MPI_Status st;
-        uint64_t len;
-        MPI_CHECK(MPI_Recv(&len, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_EXCHANGE, comm, &st));
-        src[i] = st.MPI_SOURCE;
-        msg[i].data = xmalloc(len);
-        msg[i].len = msg[i].cap = len;
-        for (size_t off = 0; off < len; off += chunk) {
-            size_t n = len - off < chunk ? len - off : chunk;
-            MPI_CHECK(MPI_Recv(msg[i].data + off, (int)n, MPI_BYTE, src[i], TAG_EXCHANGE, comm,
-                               MPI_STATUS_IGNORE));
+    char *block = NULL;
+    if (out->pool) { /* every length first, then every payload into the pool's block at once */
+        uint64_t *rlen = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *rlen);
+        size_t total = 0, nchunks = 0;
+        for (int i = 0; i < nrecv; i++) {
+            MPI_Status st;
+            MPI_CHECK(MPI_Recv(&rlen[i], 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_EXCHANGE, comm, &st));
+            src[i] = st.MPI_SOURCE;
+            total += rlen[i];
+            nchunks += (rlen[i] + chunk - 1) / chunk;
+        }
+        block = pool_reserve(&out->pool->recv, total);
+        MPI_Request *rreq = xmalloc((nchunks ? nchunks : 1) * sizeof *rreq);
+        size_t at = 0, kr = 0;
+        for (int i = 0; i < nrecv; i++) {
+            msg[i].data = block + at;
+            msg[i].len = msg[i].cap = rlen[i];
+            for (size_t off = 0; off < rlen[i]; off += chunk) {
+                size_t n = rlen[i] - off < chunk ? rlen[i] - off : chunk;
+                MPI_CHECK(MPI_Irecv(msg[i].data + off, (int)n, MPI_BYTE, src[i], TAG_EXCHANGE_DATA, comm, &rreq[kr++]));
+            }
+            at += rlen[i];
+        }
+        MPI_CHECK(MPI_Waitall((int)kr, rreq, MPI_STATUSES_IGNORE));
+        free(rreq);
+        free(rlen);
+    } else {
+        for (int i = 0; i < nrecv; i++) {
+            MPI_Status st;
+            uint64_t len;
+            MPI_CHECK(MPI_Recv(&len, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_EXCHANGE, comm, &st));
+            src[i] = st.MPI_SOURCE;
+            msg[i].data = xmalloc(len);
+            msg[i].len = msg[i].cap = len;
+            for (size_t off = 0; off < len; off += chunk) {
+                size_t n = len - off < chunk ? len - off : chunk;
+                MPI_CHECK(MPI_Recv(msg[i].data + off, (int)n, MPI_BYTE, src[i], TAG_EXCHANGE_DATA, comm,
+                                   MPI_STATUS_IGNORE));
+            }
         }
     }
     MPI_CHECK(MPI_Waitall((int)k, req, MPI_STATUSES_IGNORE));
     free(req);
     free(lens);
-    for (int r = 0; r < P; r++)
-        buf_free(&out->to[r]);
+    outbox_empty(out);
 
     /* sort by source rank */
     struct key_idx *order = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *order);
@@ -305,7 +387,8 @@ void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
         order[i] = (struct key_idx){src[i], i};
     qsort(order, (size_t)nrecv, sizeof *order, key_idx_cmp);
     in->n = nrecv;
-    in->block = NULL;
+    in->block = block;
+    in->borrowed = block != NULL;
     in->src = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *in->src);
     in->msg = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *in->msg);
     for (int i = 0; i < nrecv; i++) {
@@ -335,6 +418,7 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
     int rounds = (int)((m + chunk - 1) / chunk);
     in->n = 0;
     in->block = NULL;
+    in->borrowed = 0;
     for (int r = 0; r < P; r++)
         in->n += rlen[r] > 0;
     in->src = xmalloc((size_t)(in->n ? in->n : 1) * sizeof *in->src);
@@ -361,9 +445,13 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
             stot += (size_t)scount[r];
             rtot += (size_t)rcount[r];
         }
-        char *sbuf = xmalloc(stot ? stot : 1), *rbuf = xmalloc(rtot ? rtot : 1);
-        if (rounds == 1)
+        struct comm_pool *pool = out->pool; /* one round: both blocks from the pool */
+        char *sbuf = pool ? pool_reserve(&pool->send, stot) : xmalloc(stot ? stot : 1);
+        char *rbuf = pool && rounds == 1 ? pool_reserve(&pool->recv, rtot) : xmalloc(rtot ? rtot : 1);
+        if (rounds == 1) {
             in->block = rbuf;
+            in->borrowed = pool != NULL;
+        }
         size_t pos = 0;
         for (int r = 0; r < P; r++) {
             sdisp[r] = (int)pos;
@@ -384,12 +472,12 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
                 else
                     memcpy(in->msg[slot[r]].data + off, rbuf + rdisp[r], (size_t)rcount[r]);
             }
-        free(sbuf);
+        if (!pool)
+            free(sbuf);
         if (rounds > 1)
             free(rbuf);
     }
-    for (int r = 0; r < P; r++)
-        buf_free(&out->to[r]);
+    outbox_empty(out);
     free(slot);
     free(scount);
     free(rcount);

@@ -79,14 +79,31 @@ struct outbox {
     int nranks;
     struct buf *to; /* [nranks] */
     size_t chunk;   /* largest MPI message in bytes, 1 GiB; the same on every rank (tests lower it) */
+    struct comm_pool *pool; /* NULL, or where to and the received messages live (see below) */
 };
 struct inbox {
     int n;
     int *src;        /* [n], ascending */
     struct buf *msg; /* [n] */
     char *block;     /* when set, every message's data lies in this one allocation */
+    int borrowed;    /* block belongs to a comm_pool: inbox_free leaves it */
 };
+/* Buffers kept from one exchange to the next (migrations). With Open MPI's single-copy
+ * transfer (CMA) on the development VM, a message sent from or received into memory that no
+ * transfer used before moves at a tenth of the speed of one through reused memory
+ * (BENCHMARKS.md); a pool keeps the send buffers, the receive block and MPI_Alltoallv's send
+ * block of one kind of exchange. The received messages stay valid until the pool's next
+ * exchange. */
+struct comm_pool {
+    int nranks;
+    struct buf *to;  /* [nranks] send buffers: an exchange empties them, their memory stays */
+    struct buf recv; /* received messages, back to back */
+    struct buf send; /* MPI_Alltoallv's send block */
+};
+void comm_pool_free(struct comm_pool *p);
 void outbox_init(struct outbox *o, MPI_Comm comm);
+/* An outbox that packs into pool's send buffers; its exchange receives into pool's block. */
+void outbox_init_pooled(struct outbox *o, MPI_Comm comm, struct comm_pool *pool);
 void outbox_free(struct outbox *o);
 void inbox_free(struct inbox *in);
 /* Sends and empties every buffer of out (which can be filled again for the next exchange).

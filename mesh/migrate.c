@@ -51,7 +51,7 @@ static void now_date(char *out, size_t n)
 }
 
 void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *reg, const int *dest, int collective,
-                   struct migration *mg)
+                   struct comm_pool *pools, struct migration *mg)
 {
     const int me = comm_rank(comm), P = comm_size(comm);
     const int nv = m->el->nnodes, nf = m->el->nfaces;
@@ -62,8 +62,11 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
     /* pack: one cell message and one node message per destination */
     double t0 = comm_wtime();
     struct outbox out[2];
-    outbox_init(&out[FAMILY_CELL], comm);
-    outbox_init(&out[FAMILY_NODE], comm);
+    for (int f = 0; f < 2; f++)
+        if (pools)
+            outbox_init_pooled(&out[f], comm, &pools[f]);
+        else
+            outbox_init(&out[f], comm);
     int64_t *first = xcalloc((size_t)P + 1, sizeof *first);
     for (int32_t c = 0; c < m->ncells_owned; c++)
         first[dest[c] + 1]++;

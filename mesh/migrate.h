@@ -34,9 +34,11 @@ struct migration {
 
 /* Collective. Owned cell c goes to rank dest[c] (dest[c] == this rank keeps it). collective
  * selects MPI_Alltoallv instead of point-to-point messages. The ghosts of m must hold their
- * owners' values (synchronise every variable first): any local copy of an item is used. */
+ * owners' values (synchronise every variable first): any local copy of an item is used.
+ * pools: NULL, or [2] buffer pools (cells, nodes) kept from one migration to the next; the
+ * received messages live in them until migration_free. */
 void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *reg, const int *dest, int collective,
-                   struct migration *mg);
+                   struct comm_pool *pools, struct migration *mg);
 /* Once the new mesh nm is built from mg->own: every registry-owned variable is reallocated
  * for nm and filled for every item that was local on m or arrived (all owned items; the other
  * ghosts need a synchronisation). The old arrays are freed; m is only read. */

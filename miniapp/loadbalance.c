@@ -24,6 +24,7 @@ struct loadbalance {
     int collective;            /* ARCANE_MESH_EXCHANGE_USE_COLLECTIVE */
     long rebalances;
     long long cells_moved;
+    struct comm_pool pools[2]; /* migration buffers, kept from one migration to the next */
 };
 
 /* Exact in double for global ids below 2^36. */
@@ -248,7 +249,7 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     else
         sync_case_detach(run->sync_case);
     struct migration mg;
-    migration_run(run->comm, m, &run->reg, dest, lb->collective, &mg);
+    migration_run(run->comm, m, &run->reg, dest, lb->collective, lb->pools, &mg);
     free(dest);
     double t1 = comm_wtime();
     sync_plan_free(&run->cell_plan);
@@ -314,4 +315,11 @@ void lb_report(const struct loadbalance *lb, struct run *run)
         listing_printf(run->lst, "Balance", "%ld rebalances, %lld cells moved in all", lb->rebalances, lb->cells_moved);
 }
 
-void lb_destroy(struct loadbalance *lb) { free(lb); }
+void lb_destroy(struct loadbalance *lb)
+{
+    if (!lb)
+        return;
+    comm_pool_free(&lb->pools[0]);
+    comm_pool_free(&lb->pools[1]);
+    free(lb);
+}

@@ -111,13 +111,21 @@ static void sync_all(MPI_Comm comm, struct sync_plan *cp, struct sync_plan *np, 
     sync_group_destroy(g);
 }
 
-/* Messages of random sizes split into 1000-byte pieces arrive whole, both transports. */
+/* Messages of random sizes split into 1000-byte pieces arrive whole, both transports, with
+ * fresh buffers and with a pool reused by three exchanges in a row (its previous messages are
+ * overwritten, the new ones must be intact). */
 static void test_chunks(MPI_Comm comm, struct tap *t)
 {
     const int me = comm_rank(comm), P = comm_size(comm);
-    for (int collective = 0; collective < 2; collective++) {
+    struct comm_pool pool;
+    memset(&pool, 0, sizeof pool);
+    for (int mode = 0; mode < 8; mode++) {
+        int collective = mode & 1, pooled = mode >= 2;
         struct outbox out;
-        outbox_init(&out, comm);
+        if (pooled)
+            outbox_init_pooled(&out, comm, &pool);
+        else
+            outbox_init(&out, comm);
         out.chunk = 1000;
         for (int r = 0; r < P; r++) {
             size_t n = (size_t)(mix((uint64_t)(me * 131 + r)) % 5000); /* sometimes under one piece */
@@ -148,9 +156,10 @@ static void test_chunks(MPI_Comm comm, struct tap *t)
         inbox_free(&in);
         outbox_free(&out);
         long all = comm_sum_ll(comm, bad);
-        tap_ok(t, all == 0, "%s exchange of up to 5000 bytes per pair in 1000-byte pieces arrives intact (%ld bad)",
-               collective ? "collective" : "point-to-point", all);
+        tap_ok(t, all == 0, "%s exchange of up to 5000 bytes per pair in 1000-byte pieces arrives intact%s (%ld bad)",
+               collective ? "collective" : "point-to-point", pooled ? ", pooled buffers" : "", all);
     }
+    comm_pool_free(&pool);
 }
 
 int main(int argc, char **argv)
@@ -182,6 +191,8 @@ int main(int argc, char **argv)
     int ext_id = registry_add_external(&reg, "ext", VAR_NODE, 3, VAR_SYNC, "m", ext);
     fill(&reg, id, m, 1);
 
+    struct comm_pool pools[2];
+    memset(pools, 0, sizeof pools);
     for (int round = 0; round < 4; round++) {
         int *dest = xmalloc((size_t)(m->ncells_owned + 1) * sizeof *dest);
         long long leaving = 0;
@@ -190,7 +201,7 @@ int main(int argc, char **argv)
             leaving += dest[c] != me;
         }
         struct migration mg;
-        migration_run(comm, m, &reg, dest, collective, &mg);
+        migration_run(comm, m, &reg, dest, collective, round >= 2 ? pools : NULL, &mg); /* fresh, then pooled */
         free(dest);
         struct mesh *nm = mesh_build(comm, &mg.own, m->nlayers, 1, err, sizeof err);
         if (!nm)
@@ -237,6 +248,8 @@ int main(int argc, char **argv)
         ext = xrealloc(ext, ((size_t)m->nnodes * 3 + 1) * sizeof *ext);
         registry_set_external(&reg, ext_id, ext);
     }
+    comm_pool_free(&pools[0]);
+    comm_pool_free(&pools[1]);
     test_chunks(comm, &t);
 
     registry_free(&reg);
