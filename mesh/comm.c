@@ -335,47 +335,32 @@ void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
 
     int *src = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *src);
     struct buf *msg = xcalloc((size_t)(nrecv ? nrecv : 1), sizeof *msg);
-    char *block = NULL;
-    if (out->pool) { /* every length first, then every payload into the pool's block at once */
-        uint64_t *rlen = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *rlen);
-        size_t total = 0, nchunks = 0;
-        for (int i = 0; i < nrecv; i++) {
-            MPI_Status st;
-            MPI_CHECK(MPI_Recv(&rlen[i], 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_EXCHANGE, comm, &st));
-            src[i] = st.MPI_SOURCE;
-            total += rlen[i];
-            nchunks += (rlen[i] + chunk - 1) / chunk;
-        }
-        block = pool_reserve(&out->pool->recv, total);
-        MPI_Request *rreq = xmalloc((nchunks ? nchunks : 1) * sizeof *rreq);
-        size_t at = 0, kr = 0;
-        for (int i = 0; i < nrecv; i++) {
-            msg[i].data = block + at;
-            msg[i].len = msg[i].cap = rlen[i];
-            for (size_t off = 0; off < rlen[i]; off += chunk) {
-                size_t n = rlen[i] - off < chunk ? rlen[i] - off : chunk;
-                MPI_CHECK(MPI_Irecv(msg[i].data + off, (int)n, MPI_BYTE, src[i], TAG_EXCHANGE_DATA, comm, &rreq[kr++]));
-            }
-            at += rlen[i];
-        }
-        MPI_CHECK(MPI_Waitall((int)kr, rreq, MPI_STATUSES_IGNORE));
-        free(rreq);
-        free(rlen);
-    } else {
-        for (int i = 0; i < nrecv; i++) {
-            MPI_Status st;
-            uint64_t len;
-            MPI_CHECK(MPI_Recv(&len, 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_EXCHANGE, comm, &st));
-            src[i] = st.MPI_SOURCE;
-            msg[i].data = xmalloc(len);
-            msg[i].len = msg[i].cap = len;
-            for (size_t off = 0; off < len; off += chunk) {
-                size_t n = len - off < chunk ? len - off : chunk;
-                MPI_CHECK(MPI_Recv(msg[i].data + off, (int)n, MPI_BYTE, src[i], TAG_EXCHANGE_DATA, comm,
-                                   MPI_STATUS_IGNORE));
-            }
-        }
+    /* every length first, then every payload into one block (the pool's, kept for the next
+     * exchange, or a fresh one the inbox owns), all receives posted at once */
+    uint64_t *rlen = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *rlen);
+    size_t total = 0, nchunks = 0;
+    for (int i = 0; i < nrecv; i++) {
+        MPI_Status st;
+        MPI_CHECK(MPI_Recv(&rlen[i], 1, MPI_UINT64_T, MPI_ANY_SOURCE, TAG_EXCHANGE, comm, &st));
+        src[i] = st.MPI_SOURCE;
+        total += rlen[i];
+        nchunks += (rlen[i] + chunk - 1) / chunk;
     }
+    char *block = out->pool ? pool_reserve(&out->pool->recv, total) : xmalloc(total ? total : 1);
+    MPI_Request *rreq = xmalloc((nchunks ? nchunks : 1) * sizeof *rreq);
+    size_t at = 0, kr = 0;
+    for (int i = 0; i < nrecv; i++) {
+        msg[i].data = block + at;
+        msg[i].len = msg[i].cap = rlen[i];
+        for (size_t off = 0; off < rlen[i]; off += chunk) {
+            size_t n = rlen[i] - off < chunk ? rlen[i] - off : chunk;
+            MPI_CHECK(MPI_Irecv(msg[i].data + off, (int)n, MPI_BYTE, src[i], TAG_EXCHANGE_DATA, comm, &rreq[kr++]));
+        }
+        at += rlen[i];
+    }
+    MPI_CHECK(MPI_Waitall((int)kr, rreq, MPI_STATUSES_IGNORE));
+    free(rreq);
+    free(rlen);
     MPI_CHECK(MPI_Waitall((int)k, req, MPI_STATUSES_IGNORE));
     free(req);
     free(lens);
@@ -388,7 +373,7 @@ void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
     qsort(order, (size_t)nrecv, sizeof *order, key_idx_cmp);
     in->n = nrecv;
     in->block = block;
-    in->borrowed = block != NULL;
+    in->borrowed = out->pool != NULL;
     in->src = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *in->src);
     in->msg = xmalloc((size_t)(nrecv ? nrecv : 1) * sizeof *in->msg);
     for (int i = 0; i < nrecv; i++) {

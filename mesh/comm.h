@@ -108,8 +108,8 @@ void outbox_free(struct outbox *o);
 void inbox_free(struct inbox *in);
 /* Sends and empties every buffer of out (which can be filled again for the next exchange).
  * Point to point: a counting MPI_Reduce_scatter_block, then to each destination a length
- * message and the payload (MPI_Isend); lengths are received from any source, payloads from
- * their sender (into out's pool when it has one). */
+ * message and the payload (MPI_Isend); every length is received (any source), then every
+ * payload into one block (out's pool's when it has one). */
 void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in);
 /* The same with collectives: MPI_Alltoall of the sizes, then MPI_Alltoallv in rounds of at
  * most 1 GiB per pair (more data takes more rounds: never truncated). */
