@@ -17,6 +17,15 @@ CPPFLAGS := -D_XOPEN_SOURCE=700 -Imesh -Iminiapp -Iphysics -Iio -I$(BUILD)
 # Deferred (=): evaluated after 'make deps' has installed pkg-config and the libraries.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# HDF5 is linked statically by default (Debian's libhdf5-openmpi-dev ships libhdf5.a): the
+# shared libhdf5 pulls in libcurl, libcrypto, gnutls, krb5 and ldap, about 5.8 MB of resident
+# pages per rank at start-up whether or not a dump is written (BENCHMARKS.md, memory); the
+# archive brings only the HDF5 objects hydro calls. HDF5_LINK=shared links the shared library.
+HDF5_LINK ?= static
+comma := ,
+ifeq ($(HDF5_LINK),static)
+PKG_LIBS = $(patsubst -lhdf5,-Wl$(comma)-Bstatic -lhdf5 -Wl$(comma)-Bdynamic -lsz -lz,$(shell pkg-config --libs $(PKGS) 2>/dev/null))
+endif
 LDLIBS = $(PKG_LIBS) -lmetis -lm
 
 # Open MPI refuses to run as root unless told; oversubscribe so tests run on 2 cores.
