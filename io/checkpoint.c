@@ -333,7 +333,10 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
         memcpy(r, &m->cell_gid[c], 8);
         for (int k = 0; k < nv; k++)
             memcpy(r + c_nodes + 8 * (size_t)k, &m->node_gid[m->cell_nodes[(size_t)c * nv + k]], 8);
-        memcpy(r + c_tags, m->cell_face_tag + (size_t)c * nf, 4 * (size_t)nf);
+        for (int s = 0; s < nf; s++) {
+            int32_t tag = mesh_cell_face_tag(m, c, s);
+            memcpy(r + c_tags + 4 * (size_t)s, &tag, 4);
+        }
         memcpy(r + c_rank, &me, 4);
         pack_vars(vars, nvars, c, r + c_vars);
     }

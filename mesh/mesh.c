@@ -32,6 +32,7 @@ static int face_of(const struct element *el, const int64_t *nodes, const int64_t
 struct scratch {
     int64_t *cell_node_gid; /* [ncells][nnodes per cell], until the nodes are numbered */
     int8_t *cell_layer;     /* [ncells] */
+    int32_t *cell_face_tag; /* [ncells][nfaces per cell], until the faces are numbered */
     long long nonconforming; /* smallest gid of a cell sharing a face with two others, or LLONG_MAX */
 };
 
@@ -43,7 +44,7 @@ static void place_cell(struct mesh *m, struct scratch *w, int64_t pos, const str
     m->cell_gid[pos] = set->gid[idx];
     m->cell_owner[pos] = owner;
     memcpy(w->cell_node_gid + pos * nv, set->nodes + idx * nv, (size_t)nv * sizeof *w->cell_node_gid);
-    memcpy(m->cell_face_tag + pos * nf, set->face_tag + idx * nf, (size_t)nf * sizeof *m->cell_face_tag);
+    memcpy(w->cell_face_tag + pos * nf, set->face_tag + idx * nf, (size_t)nf * sizeof *w->cell_face_tag);
     w->cell_layer[pos] = (int8_t)layer;
 }
 
@@ -59,7 +60,7 @@ static void assemble_cells(struct mesh *m, struct scratch *w, const struct cells
     m->cell_owner = xmalloc((size_t)(nc ? nc : 1) * sizeof *m->cell_owner);
     m->cell_nodes = xmalloc((size_t)(nc ? nc : 1) * nv * sizeof *m->cell_nodes);
     m->cell_faces = xmalloc((size_t)(nc ? nc : 1) * nf * sizeof *m->cell_faces);
-    m->cell_face_tag = xmalloc((size_t)(nc ? nc : 1) * nf * sizeof *m->cell_face_tag);
+    w->cell_face_tag = xmalloc((size_t)(nc ? nc : 1) * nf * sizeof *w->cell_face_tag);
     w->cell_node_gid = xmalloc((size_t)(nc ? nc : 1) * nv * sizeof *w->cell_node_gid);
     w->cell_layer = xmalloc((size_t)(nc ? nc : 1));
     for (int64_t c = 0; c < own->ncells; c++)
@@ -344,7 +345,7 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
         m->cell_faces[forder[i].idx] = (int32_t)i;
         if (b >= 0)
             m->cell_faces[(int64_t)b * nf + sb] = (int32_t)i;
-        m->face_tag[i] = b == FACE_BOUNDARY ? m->cell_face_tag[(int64_t)a * nf + sa] : 0;
+        m->face_tag[i] = b == FACE_BOUNDARY ? w->cell_face_tag[(int64_t)a * nf + sa] : 0;
     }
     free(forder);
 }
@@ -367,6 +368,7 @@ struct mesh *mesh_assemble(int me, struct cellset *own, struct cellset *ghosts, 
     assemble_node_cells(m);
     assemble_faces(m, &w, known, beyond);
     free(w.cell_layer);
+    free(w.cell_face_tag);
     *nonconforming = w.nonconforming;
     return m;
 }
@@ -379,7 +381,6 @@ void mesh_destroy(struct mesh *m)
     free(m->cell_owner);
     free(m->cell_nodes);
     free(m->cell_faces);
-    free(m->cell_face_tag);
     free(m->node_gid);
     free(m->node_owner);
     free(m->node_xyz);

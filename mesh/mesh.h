@@ -41,7 +41,6 @@ struct mesh {
     int32_t *cell_owner;    /* [ncells] rank */
     int32_t *cell_nodes;    /* [ncells][nnodes per cell] */
     int32_t *cell_faces;    /* [ncells][nfaces per cell] */
-    int32_t *cell_face_tag; /* [ncells][nfaces per cell] boundary tag, 0 = none */
 
     int32_t nnodes, nnodes_owned;
     int32_t node_layer_start[MAX_LAYERS + 2];
@@ -57,6 +56,13 @@ struct mesh {
     int8_t *face_side;   /* [nfaces][2] face index inside each cell */
     int32_t *face_tag;   /* [nfaces] boundary tag, 0 inside */
 };
+
+/* Boundary tag of face s of cell c, 0 when none. Tags live on the faces only: a mesh tags
+ * boundary faces alone (the Gmsh reader and the generator), so no per-cell copy is kept. */
+static inline int32_t mesh_cell_face_tag(const struct mesh *m, int32_t c, int s)
+{
+    return m->face_tag[m->cell_faces[(size_t)c * m->el->nfaces + s]];
+}
 
 /* Collective. Builds the local mesh of every rank from the cells it owns (own: cells with
  * the coordinates of their nodes; consumed: emptied and its memory freed on the way). Ghost

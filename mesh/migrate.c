@@ -102,7 +102,8 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
                 cn[i * nv + k] = m->node_gid[m->cell_nodes[(size_t)cells[i] * nv + k]];
         int32_t *tags = buf_append(b, (size_t)(n * nf) * sizeof *tags);
         for (int64_t i = 0; i < n; i++)
-            memcpy(tags + i * nf, m->cell_face_tag + (size_t)cells[i] * nf, (size_t)nf * sizeof *tags);
+            for (int s = 0; s < nf; s++)
+                tags[i * nf + s] = mesh_cell_face_tag(m, cells[i], s);
         pack_values(b, reg, VAR_CELL, cells, n);
 
         int64_t nn = 0; /* the nodes of these cells, in order of first use */
@@ -140,7 +141,10 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
             g[k] = m->node_gid[n];
             cellset_add_node(&mg->own, g[k], m->node_xyz + 3 * (size_t)n);
         }
-        cellset_add_cell(&mg->own, m->cell_gid[c], g, m->cell_face_tag + (size_t)c * nf);
+        int32_t tags[MAX_CELL_FACES];
+        for (int s = 0; s < nf; s++)
+            tags[s] = mesh_cell_face_tag(m, c, s);
+        cellset_add_cell(&mg->own, m->cell_gid[c], g, tags);
         mg->cells_kept++;
     }
     free(first);

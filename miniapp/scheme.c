@@ -240,7 +240,7 @@ void scheme_attach(struct scheme *s, struct run *run)
     f->p0 = data(s, run, F_P0);
     f->force = data(s, run, F_FORCE);
     if (s->hp.remap)
-        remap_work_init(&s->rw, m, s->arena);
+        remap_work_init(&s->rw, m, f, s->arena);
     if (s->kern.on && s->hp.remap) {
         s->act_cells = xmalloc(((size_t)m->ncells + 1) * sizeof *s->act_cells);
         s->act_nodes = xmalloc(((size_t)m->nnodes + 1) * sizeof *s->act_nodes);

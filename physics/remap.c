@@ -22,10 +22,10 @@ static void *zeroed(size_t n, size_t size)
 size_t remap_work_size(const struct mesh *m)
 {
     size_t nc = (size_t)(m->ncells ? m->ncells : 1), nf = (size_t)(m->nfaces ? m->nfaces : 1);
-    return nc * (REMAP_NPHI + 3 + REMAP_NPHI * 3 + 1 + 3 + 1 + 1) + nf;
+    return nc * (REMAP_NPHI + 3 + REMAP_NPHI * 3 + 3 + 1) + nf;
 }
 
-void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch)
+void remap_work_init(struct remap_work *w, const struct mesh *m, const struct hydro_fields *f, double *scratch)
 {
     memset(w, 0, sizeof *w);
     size_t nc = (size_t)(m->ncells ? m->ncells : 1), nn = (size_t)(m->nnodes ? m->nnodes : 1);
@@ -38,12 +38,10 @@ void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch
     p += nc * 3;
     w->grad = p;
     p += nc * REMAP_NPHI * 3;
-    w->mnew = p;
-    p += nc;
+    w->mnew = f->mass;
+    w->enew = f->e;
     w->unew = p;
     p += nc * 3;
-    w->enew = p;
-    p += nc;
     w->knew = p;
     p += nc;
     w->swept = p;
@@ -476,7 +474,6 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
             f->len[c] = geom_length(m->el, (const double(*)[3])xc, vol, hp->length);
         }
         f->vol[c] = vol;
-        f->mass[c] = w->mnew[c];
         f->rho[c] = w->mnew[c] / vol;
         double heated = w->enew[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
         f->e[c] = hp->remap_heat && (heated >= 0 || hp->eos.kind != EOS_PERFECT) ? heated : w->enew[c];

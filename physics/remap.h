@@ -34,9 +34,9 @@ struct remap_work {
     double *centre;  /* [ncells][3] mean of the node positions at x */
     double *grad;    /* [ncells][NPHI][3] limited slopes */
     double *swept;   /* [nfaces] volume gained by face_cells[0] when the face moves to the targets */
-    double *mnew;    /* [ncells] remapped mass */
+    double *mnew;    /* [ncells] remapped mass: the mass field itself (see remap_work_init) */
     double *unew;    /* [ncells][3] remapped mean velocity */
-    double *enew;    /* [ncells] remapped internal energy per unit mass */
+    double *enew;    /* [ncells] remapped internal energy per unit mass: the energy field itself */
     double *knew;    /* [ncells] remapped kinetic energy per unit mass */
     int sweep;       /* targets: x with coordinate sweep (every coordinate when -1) from x_init */
     unsigned char *moved; /* [nnodes] 1 where the target differs from x */
@@ -44,11 +44,14 @@ struct remap_work {
 };
 
 /* Doubles of scratch the remap uses only inside one remap step (values, centres, slopes, swept
- * volumes, new values): the caller lends them, and may lend the same memory to the Lagrange
- * phase (scheme.c). */
+ * volumes, new velocities and kinetic energies): the caller lends them, and may lend the same
+ * memory to the Lagrange phase (scheme.c). */
 size_t remap_work_size(const struct mesh *m);
-/* scratch: remap_work_size(m) doubles, owned by the caller; moved and upwind are allocated. */
-void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch);
+/* scratch: remap_work_size(m) doubles, owned by the caller; moved and upwind are allocated.
+ * The new masses and internal energies go straight into f->mass and f->e: remap_cells reads
+ * only a cell's own mass and the copies of the energies in phi, and remap_finish updates
+ * each cell from its own entries, so nothing reads an entry after it is replaced. */
+void remap_work_init(struct remap_work *w, const struct mesh *m, const struct hydro_fields *f, double *scratch);
 void remap_work_free(struct remap_work *w);
 
 /* Targets: all local nodes at x_init (sweep < 0) or x with coordinate sweep replaced. */
