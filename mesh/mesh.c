@@ -327,7 +327,6 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
     idmap_free(&beyond_index);
     qsort(forder, (size_t)nface, sizeof *forder, key_idx_cmp);
     m->nfaces = checked_i32(nface, "faces");
-    m->face_gid = xmalloc((size_t)(nface ? nface : 1) * sizeof *m->face_gid);
     m->face_cells = xmalloc((size_t)(nface ? nface : 1) * 2 * sizeof *m->face_cells);
     m->face_side = xmalloc((size_t)(nface ? nface : 1) * 2);
     m->face_tag = xmalloc((size_t)(nface ? nface : 1) * sizeof *m->face_tag);
@@ -337,7 +336,6 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
         int32_t a = (int32_t)(forder[i].idx / nf), sa = (int32_t)(forder[i].idx % nf);
         int32_t other = m->cell_faces[forder[i].idx];
         int32_t b = other >= 0 ? other / nf : other, sb = other >= 0 ? other % nf : -1;
-        m->face_gid[i] = forder[i].key & (((int64_t)1 << 59) - 1);
         m->face_cells[2 * i] = a;
         m->face_cells[2 * i + 1] = b;
         m->face_side[2 * i] = (int8_t)sa;
@@ -387,7 +385,6 @@ void mesh_destroy(struct mesh *m)
     free(m->node_cell_off);
     free(m->node_cells);
     free(m->node_corner);
-    free(m->face_gid);
     free(m->face_cells);
     free(m->face_side);
     free(m->face_tag);
