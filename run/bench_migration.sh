@@ -5,9 +5,11 @@
 # repeat of rank 0's Cell and Node transfer times (Arcane's total_time) and of its pack and
 # rebuild seconds, with the bandwidth total_size / total_time. When build/bench/raw_p2p exists
 # (make bench builds it), each repeat also times a raw MPI_Irecv/MPI_Isend exchange of the
-# Cell and Node sizes rank 0 just sent (run/bench/raw_p2p.c), the bandwidth baseline.
+# Cell and Node sizes rank 0 just sent (run/bench/raw_p2p.c), the bandwidth baseline, twice:
+# with its buffers left in cache by the previous exchange ("hot"), and as a migration finds
+# them, the send buffer just written and the receive buffer out of the caches ("cold", -c).
 # usage: run/bench_migration.sh [-n RANKS] [-r REPEATS] [-o FILE] [section.key=value ...]
-#   -o appends "key value" lines (mig_p2p_Cell_MBps, ..., raw_Cell_MBps, ...) to FILE
+#   -o appends "key value" lines (mig_p2p_Cell_MBps, ..., raw_Cell_MBps, raw_cold_Cell_MBps, ...) to FILE
 # env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary),
 #      BENCH_BIN (directory of the raw programs, default build/bench)
 set -eu
@@ -51,11 +53,12 @@ for i in $(seq "$repeats"); do
     done
     if [ -x "$raw_p2p" ] && [ "$ranks" -ge 2 ]; then # the baseline, with the sizes this repeat sent
         # shellcheck disable=SC2086
-        $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$raw_p2p" -r 5 "$(tail -n 1 "$tmp/size_p2p_Cell")" \
-            "$(tail -n 1 "$tmp/size_p2p_Node")" > "$tmp/raw"
-        awk 'NR == 1 {print $4 > "'"$tmp/raw_Cell"'"} NR == 2 {print $4 > "'"$tmp/raw_Node"'"}' "$tmp/raw"
-        cat "$tmp/raw_Cell" >> "$tmp/rawt_Cell"
-        cat "$tmp/raw_Node" >> "$tmp/rawt_Node"
+        for mode in hot cold; do
+            # shellcheck disable=SC2086
+            $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$raw_p2p" -r 5 $([ $mode = cold ] && echo -c) \
+                "$(tail -n 1 "$tmp/size_p2p_Cell")" "$(tail -n 1 "$tmp/size_p2p_Node")" > "$tmp/raw"
+            awk 'NR == 1 {print $4 >> "'"$tmp/raw_${mode}_Cell"'"} NR == 2 {print $4 >> "'"$tmp/raw_${mode}_Node"'"}' "$tmp/raw"
+        done
     fi
 done
 cells=$(sed -n 's/.*D hexes: \([0-9]*\) cells.*/\1/p' "$tmp/out")
@@ -83,13 +86,16 @@ for t in p2p a2a; do
             printf "mig_%s_Cell_steady_MBps %.2f\nmig_%s_Node_steady_MBps %.2f\n", t, cs / 1e6 / ct, t, ns / 1e6 / nt}' >> "$out"
     fi
 done
-if [ -f "$tmp/rawt_Cell" ]; then
-    cs=$(median < "$tmp/size_p2p_Cell") ct=$(median < "$tmp/rawt_Cell")
-    ns=$(median < "$tmp/size_p2p_Node") nt=$(median < "$tmp/rawt_Node")
-    awk -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" \
-        'BEGIN {printf "| raw MPI_Irecv/Isend (run/bench/raw_p2p.c) | %.2f | %.4f | %.0f | %.2f | %.4f | | | |\n", cs / 1e6, ct, cs / 1e6 / ct, ns / 1e6, nt}'
-    [ -z "$out" ] || awk -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" 'BEGIN {
-        printf "raw_Cell_s %s\nraw_Cell_MBps %.2f\nraw_Node_s %s\nraw_Node_MBps %.2f\n", ct, cs / 1e6 / ct, nt, ns / 1e6 / nt}' >> "$out"
-fi
+for mode in hot cold; do
+    [ -f "$tmp/raw_${mode}_Cell" ] || continue
+    cs=$(median < "$tmp/size_p2p_Cell") ct=$(median < "$tmp/raw_${mode}_Cell")
+    ns=$(median < "$tmp/size_p2p_Node") nt=$(median < "$tmp/raw_${mode}_Node")
+    name=$([ $mode = hot ] && echo "buffers in cache" || echo "cold buffers, -c")
+    awk -v n="$name" -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" \
+        'BEGIN {printf "| raw MPI_Irecv/Isend (run/bench/raw_p2p.c, %s) | %.2f | %.4f | %.0f | %.2f | %.4f | | | |\n", n, cs / 1e6, ct, cs / 1e6 / ct, ns / 1e6, nt}'
+    key=$([ $mode = hot ] && echo raw || echo raw_cold)
+    [ -z "$out" ] || awk -v k="$key" -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" 'BEGIN {
+        printf "%s_Cell_s %s\n%s_Cell_MBps %.2f\n%s_Node_s %s\n%s_Node_MBps %.2f\n", k, ct, k, cs / 1e6 / ct, k, nt, k, ns / 1e6 / nt}' >> "$out"
+done
 awk -v a="$(median < "$tmp/time_p2p_Cell")" -v b="$(median < "$tmp/time_a2a_Cell")" \
     'BEGIN {printf "| Alltoallv / Isend (Cell total_time) | | %.3f | | | | | | |\n", b / a}'

@@ -41,6 +41,12 @@ ok $rc "raw_p2p runs on 2 ranks"
 awk 'NR == 1 && $1 == "size" && $2 == 1000 && $3 == "seconds" && $4 > 0 && $5 == "MBps" && $6 > 0 {a = 1}
      NR == 2 && $2 == 300000 && $4 > 0 {b = 1} END {exit !(a && b && NR == 2)}' "$scratch/p2p"
 ok $? "raw_p2p: 'size N seconds S MBps B' for each size"
+mpi 2 "$bb/raw_p2p" -r 2 -c 1000 300000 > "$scratch/p2pc" 2>&1
+rc=$?
+[ $rc -eq 0 ] || diag "$(cat "$scratch/p2pc")"
+awk 'NR == 1 && $2 == 1000 && $4 > 0 && $6 > 0 {a = 1} NR == 2 && $2 == 300000 && $4 > 0 {b = 1}
+     END {exit !(a && b && NR == 2)}' "$scratch/p2pc"
+ok $(($? || rc)) "raw_p2p -c (cold buffers): the same lines, the received bytes checked"
 mpi 1 "$bb/raw_p2p" 1000 > /dev/null 2>&1
 ok $(($? != 2)) "raw_p2p on one rank: exit 2"
 mpi 2 "$bb/raw_p2p" 12x > /dev/null 2>&1
