@@ -214,10 +214,44 @@ void buf_free(struct buf *b)
 
 void outbox_init(struct outbox *o, MPI_Comm comm)
 {
+    memset(o, 0, sizeof *o);
     o->nranks = comm_size(comm);
     o->to = xcalloc((size_t)o->nranks, sizeof *o->to);
     o->chunk = CHUNK;
-    o->pool = NULL;
+}
+
+void outbox_init_block(struct outbox *o, MPI_Comm comm, struct comm_pool *pool)
+{
+    outbox_init(o, comm);
+    o->pool = pool;
+    o->owns_block = pool == NULL;
+    o->block = pool ? &pool->send : xcalloc(1, sizeof *o->block);
+    o->block->len = o->block->pos = 0;
+    o->start = xcalloc((size_t)o->nranks + 1, sizeof *o->start);
+}
+
+struct buf *outbox_to(struct outbox *o, int r)
+{
+    if (!o->block)
+        return &o->to[r];
+    if (r + 1 < o->next || o->sealed)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: block outbox packed out of rank order (%d)", r);
+    for (; o->next <= r; o->next++)
+        o->start[o->next] = o->block->len;
+    return o->block;
+}
+
+void outbox_seal(struct outbox *o)
+{
+    if (!o->block || o->sealed)
+        return;
+    for (; o->next <= o->nranks; o->next++)
+        o->start[o->next] = o->block->len;
+    for (int r = 0; r < o->nranks; r++) {
+        size_t n = o->start[r + 1] - o->start[r];
+        o->to[r] = (struct buf){.data = n ? o->block->data + o->start[r] : NULL, .len = n, .cap = n};
+    }
+    o->sealed = 1;
 }
 
 void outbox_init_pooled(struct outbox *o, MPI_Comm comm, struct comm_pool *pool)
@@ -234,6 +268,9 @@ void outbox_init_pooled(struct outbox *o, MPI_Comm comm, struct comm_pool *pool)
         o->to[r].len = o->to[r].pos = 0;
     o->chunk = CHUNK;
     o->pool = pool;
+    o->block = NULL;
+    o->start = NULL;
+    o->next = o->owns_block = o->sealed = 0;
 }
 
 void comm_pool_free(struct comm_pool *p)
@@ -260,9 +297,16 @@ static char *pool_reserve(struct buf *b, size_t n)
     return b->data;
 }
 
-/* After an exchange: pooled buffers keep their memory, the others are freed. */
+/* After an exchange: pooled buffers keep their memory, the others are freed; a block outbox
+ * starts packing again from rank 0 (its block keeps its memory until outbox_free). */
 static void outbox_empty(struct outbox *o)
 {
+    if (o->block) {
+        memset(o->to, 0, (size_t)o->nranks * sizeof *o->to); /* views */
+        o->block->len = o->block->pos = 0;
+        o->next = o->sealed = 0;
+        return;
+    }
     for (int r = 0; r < o->nranks; r++)
         if (o->pool)
             o->to[r].len = o->to[r].pos = 0;
@@ -273,11 +317,16 @@ static void outbox_empty(struct outbox *o)
 void outbox_free(struct outbox *o)
 {
     outbox_empty(o);
-    if (!o->pool)
+    if (o->block) {
+        if (o->owns_block) {
+            buf_free(o->block);
+            free(o->block);
+        }
+        free(o->start);
         free(o->to);
-    o->to = NULL;
-    o->nranks = 0;
-    o->pool = NULL;
+    } else if (!o->pool)
+        free(o->to);
+    memset(o, 0, sizeof *o);
 }
 
 void inbox_free(struct inbox *in)
@@ -305,6 +354,7 @@ void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
     comm_exchange_collective(comm, out, in);
     return;
 #endif
+    outbox_seal(out);
     int P = out->nranks;
     const size_t chunk = out->chunk;
     int *flag = xcalloc((size_t)P, sizeof *flag);
@@ -387,6 +437,7 @@ void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in)
 
 void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *in)
 {
+    outbox_seal(out);
     int P = out->nranks;
     uint64_t *slen = xcalloc((size_t)P, sizeof *slen), *rlen = xcalloc((size_t)P, sizeof *rlen);
     uint64_t most = 0;
@@ -431,7 +482,11 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
             rtot += (size_t)rcount[r];
         }
         struct comm_pool *pool = out->pool; /* one round: both blocks from the pool */
-        char *sbuf = pool ? pool_reserve(&pool->send, stot) : xmalloc(stot ? stot : 1);
+        /* a block outbox in one round is the send block itself (its messages are in rank order) */
+        int direct = out->block && rounds == 1;
+        static char nothing; /* an empty block has no data: MPI still wants a buffer */
+        char *sbuf = direct ? (out->block->data ? out->block->data : &nothing)
+                            : pool && !out->block ? pool_reserve(&pool->send, stot) : xmalloc(stot ? stot : 1);
         char *rbuf = pool && rounds == 1 ? pool_reserve(&pool->recv, rtot) : xmalloc(rtot ? rtot : 1);
         if (rounds == 1) {
             in->block = rbuf;
@@ -439,8 +494,8 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
         }
         size_t pos = 0;
         for (int r = 0; r < P; r++) {
-            sdisp[r] = (int)pos;
-            if (scount[r])
+            sdisp[r] = direct ? (int)out->start[r] : (int)pos;
+            if (scount[r] && !direct)
                 memcpy(sbuf + pos, out->to[r].data + off, (size_t)scount[r]);
             pos += (size_t)scount[r];
         }
@@ -457,7 +512,7 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
                 else
                     memcpy(in->msg[slot[r]].data + off, rbuf + rdisp[r], (size_t)rcount[r]);
             }
-        if (!pool)
+        if (!direct && !(pool && !out->block))
             free(sbuf);
         if (rounds > 1)
             free(rbuf);

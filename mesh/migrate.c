@@ -62,8 +62,10 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
     /* pack: one cell message and one node message per destination */
     double t0 = comm_wtime();
     struct outbox out[2];
-    for (int f = 0; f < 2; f++)
-        if (pools)
+    for (int f = 0; f < 2; f++) /* MPI_Alltoallv sends straight from one block packed in rank order */
+        if (collective)
+            outbox_init_block(&out[f], comm, pools ? &pools[f] : NULL);
+        else if (pools)
             outbox_init_pooled(&out[f], comm, &pools[f]);
         else
             outbox_init(&out[f], comm);
@@ -90,7 +92,7 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
             continue;
         const int32_t *cells = by_dest + first[r];
         mg->cells_sent += n;
-        struct buf *b = &out[FAMILY_CELL].to[r];
+        struct buf *b = outbox_to(&out[FAMILY_CELL], r);
         buf_put_i64(b, n);
         /* (each appended block is filled before the next append, which may move the buffer) */
         int64_t *g = buf_append(b, (size_t)n * sizeof *g);
@@ -115,7 +117,7 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
                     nodes[nn++] = node;
                 }
             }
-        b = &out[FAMILY_NODE].to[r];
+        b = outbox_to(&out[FAMILY_NODE], r);
         buf_put_i64(b, nn);
         g = buf_append(b, (size_t)nn * sizeof *g);
         for (int64_t i = 0; i < nn; i++)
@@ -127,11 +129,13 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
     }
     free(nodes);
     free(stamp);
-    for (int f = 0; f < 2; f++)
+    for (int f = 0; f < 2; f++) {
+        outbox_seal(&out[f]);
         for (int r = 0; r < P; r++) {
             mg->bytes[f] += (long long)out[f].to[r].len;
             mg->messages[f] += out[f].to[r].len > 0;
         }
+    }
     /* the cells kept here (their values stay in the old arrays until migration_finish) */
     for (int64_t i = first[me]; i < first[me + 1]; i++) {
         int32_t c = by_dest[i];

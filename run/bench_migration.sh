@@ -74,14 +74,14 @@ for t in p2p a2a; do
     pk=$(awk '{print $1}' "$tmp/phases_$t" | median) rb=$(awk '{print $2}' "$tmp/phases_$t" | median)
     name=$([ $t = p2p ] && echo "MPI_Isend/Irecv" || echo "MPI_Alltoallv")
     awk -v n="$name" -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" -v pk="$pk" -v rb="$rb" -v lp="$(median < "$tmp/loop_$t")" \
-        'BEGIN {printf "| %s | %.2f | %.4f | %.0f | %.2f | %.4f | %.4f | %.4f | %.3f |\n", n, cs / 1e6, ct, cs / 1e6 / ct, ns / 1e6, nt, pk, rb, lp}'
+        'BEGIN {printf "| %s | %.2f | %.4f | %.0f | %.2f | %.6f | %.4f | %.4f | %.3f |\n", n, cs / 1e6, ct, cs / 1e6 / ct, ns / 1e6, nt, pk, rb, lp}'
     [ -z "$out" ] || awk -v t="$t" -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" 'BEGIN {
         printf "mig_%s_Cell_bytes %s\nmig_%s_Cell_s %s\nmig_%s_Cell_MBps %.2f\n", t, cs, t, ct, t, cs / 1e6 / ct
         printf "mig_%s_Node_bytes %s\nmig_%s_Node_s %s\nmig_%s_Node_MBps %.2f\n", t, ns, t, nt, t, ns / 1e6 / nt}' >> "$out"
     if [ "$warm" -gt 0 ]; then
         sct=$(median < "$tmp/steady_${t}_Cell") snt=$(median < "$tmp/steady_${t}_Node")
         awk -v n="$name" -v cs="$cs" -v ct="$sct" -v ns="$ns" -v nt="$snt" -v w="$warm" \
-            'BEGIN {printf "| %s, after %d warm-up migrations per run | %.2f | %.4f | %.0f | %.2f | %.4f | | | |\n", n, w, cs / 1e6, ct, cs / 1e6 / ct, ns / 1e6, nt}'
+            'BEGIN {printf "| %s, after %d warm-up migrations per run | %.2f | %.4f | %.0f | %.2f | %.6f | | | |\n", n, w, cs / 1e6, ct, cs / 1e6 / ct, ns / 1e6, nt}'
         [ -z "$out" ] || awk -v t="$t" -v cs="$cs" -v ct="$sct" -v ns="$ns" -v nt="$snt" 'BEGIN {
             printf "mig_%s_Cell_steady_MBps %.2f\nmig_%s_Node_steady_MBps %.2f\n", t, cs / 1e6 / ct, t, ns / 1e6 / nt}' >> "$out"
     fi
@@ -92,7 +92,7 @@ for mode in hot cold; do
     ns=$(median < "$tmp/size_p2p_Node") nt=$(median < "$tmp/raw_${mode}_Node")
     name=$([ $mode = hot ] && echo "buffers in cache" || echo "cold buffers, -c")
     awk -v n="$name" -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" \
-        'BEGIN {printf "| raw MPI_Irecv/Isend (run/bench/raw_p2p.c, %s) | %.2f | %.4f | %.0f | %.2f | %.4f | | | |\n", n, cs / 1e6, ct, cs / 1e6 / ct, ns / 1e6, nt}'
+        'BEGIN {printf "| raw MPI_Irecv/Isend (run/bench/raw_p2p.c, %s) | %.2f | %.4f | %.0f | %.2f | %.6f | | | |\n", n, cs / 1e6, ct, cs / 1e6 / ct, ns / 1e6, nt}'
     key=$([ $mode = hot ] && echo raw || echo raw_cold)
     [ -z "$out" ] || awk -v k="$key" -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" 'BEGIN {
         printf "%s_Cell_s %s\n%s_Cell_MBps %.2f\n%s_Node_s %s\n%s_Node_MBps %.2f\n", k, ct, k, cs / 1e6 / ct, k, nt, k, ns / 1e6 / nt}' >> "$out"

@@ -113,27 +113,31 @@ static void sync_all(MPI_Comm comm, struct sync_plan *cp, struct sync_plan *np, 
 
 /* Messages of random sizes split into 1000-byte pieces arrive whole, both transports, with
  * fresh buffers and with a pool reused by three exchanges in a row (its previous messages are
- * overwritten, the new ones must be intact). */
+ * overwritten, the new ones must be intact); then the same from block outboxes (every message
+ * packed into one block), in pieces and whole (MPI_Alltoallv straight from the block). */
 static void test_chunks(MPI_Comm comm, struct tap *t)
 {
     const int me = comm_rank(comm), P = comm_size(comm);
     struct comm_pool pool;
     memset(&pool, 0, sizeof pool);
-    for (int mode = 0; mode < 8; mode++) {
-        int collective = mode & 1, pooled = mode >= 2;
+    for (int mode = 0; mode < 16; mode++) {
+        int collective = mode & 1, pooled = (mode & 7) >= 2, block = mode >= 8, whole = mode >= 12;
         struct outbox out;
-        if (pooled)
+        if (block)
+            outbox_init_block(&out, comm, pooled ? &pool : NULL);
+        else if (pooled)
             outbox_init_pooled(&out, comm, &pool);
         else
             outbox_init(&out, comm);
-        out.chunk = 1000;
+        if (!whole)
+            out.chunk = 1000;
         for (int r = 0; r < P; r++) {
             size_t n = (size_t)(mix((uint64_t)(me * 131 + r)) % 5000); /* sometimes under one piece */
             if (r == (me + 1) % P)
                 n = 4321;
             for (size_t i = 0; i < n; i++) {
                 unsigned char byte = (unsigned char)(mix((uint64_t)(me * 1000003 + r * 7919) + i) & 0xff);
-                buf_put(&out.to[r], &byte, 1);
+                buf_put(outbox_to(&out, r), &byte, 1);
             }
         }
         struct inbox in;
@@ -156,8 +160,9 @@ static void test_chunks(MPI_Comm comm, struct tap *t)
         inbox_free(&in);
         outbox_free(&out);
         long all = comm_sum_ll(comm, bad);
-        tap_ok(t, all == 0, "%s exchange of up to 5000 bytes per pair in 1000-byte pieces arrives intact%s (%ld bad)",
-               collective ? "collective" : "point-to-point", pooled ? ", pooled buffers" : "", all);
+        tap_ok(t, all == 0, "%s exchange of up to 5000 bytes per pair %s arrives intact%s%s (%ld bad)",
+               collective ? "collective" : "point-to-point", whole ? "whole" : "in 1000-byte pieces",
+               block ? ", one send block" : "", pooled ? ", pooled buffers" : "", all);
     }
     comm_pool_free(&pool);
 }
