@@ -6,8 +6,9 @@
 # rebuild seconds, with the bandwidth total_size / total_time. When build/bench/raw_p2p exists
 # (make bench builds it), each repeat also times a raw MPI_Irecv/MPI_Isend exchange of the
 # Cell and Node sizes rank 0 just sent (run/bench/raw_p2p.c), the bandwidth baseline, twice:
-# with its buffers left in cache by the previous exchange ("hot"), and as a migration finds
-# them, the send buffer just written and the receive buffer out of the caches ("cold", -c).
+# each size exchanged back to back, its buffers left in cache by the previous exchange ("hot"),
+# and the way a migration does it: caches flushed, every send buffer written, then Cell and Node
+# one after the other ("cold", -c).
 # usage: run/bench_migration.sh [-n RANKS] [-r REPEATS] [-o FILE] [section.key=value ...]
 #   -o appends "key value" lines (mig_p2p_Cell_MBps, ..., raw_Cell_MBps, raw_cold_Cell_MBps, ...) to FILE
 # env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary),
@@ -90,7 +91,7 @@ for mode in hot cold; do
     [ -f "$tmp/raw_${mode}_Cell" ] || continue
     cs=$(median < "$tmp/size_p2p_Cell") ct=$(median < "$tmp/raw_${mode}_Cell")
     ns=$(median < "$tmp/size_p2p_Node") nt=$(median < "$tmp/raw_${mode}_Node")
-    name=$([ $mode = hot ] && echo "buffers in cache" || echo "cold buffers, -c")
+    name=$([ $mode = hot ] && echo "back to back" || echo "as a migration, -c")
     awk -v n="$name" -v cs="$cs" -v ct="$ct" -v ns="$ns" -v nt="$nt" \
         'BEGIN {printf "| raw MPI_Irecv/Isend (run/bench/raw_p2p.c, %s) | %.2f | %.4f | %.0f | %.2f | %.6f | | | |\n", n, cs / 1e6, ct, cs / 1e6 / ct, ns / 1e6, nt}'
     key=$([ $mode = hot ] && echo raw || echo raw_cold)

@@ -46,7 +46,7 @@ rc=$?
 [ $rc -eq 0 ] || diag "$(cat "$scratch/p2pc")"
 awk 'NR == 1 && $2 == 1000 && $4 > 0 && $6 > 0 {a = 1} NR == 2 && $2 == 300000 && $4 > 0 {b = 1}
      END {exit !(a && b && NR == 2)}' "$scratch/p2pc"
-ok $(($? || rc)) "raw_p2p -c (cold buffers): the same lines, the received bytes checked"
+ok $(($? || rc)) "raw_p2p -c (as a migration: flushed caches, sizes in order): the same lines, the received bytes checked"
 mpi 1 "$bb/raw_p2p" 1000 > /dev/null 2>&1
 ok $(($? != 2)) "raw_p2p on one rank: exit 2"
 mpi 2 "$bb/raw_p2p" 12x > /dev/null 2>&1
