@@ -89,13 +89,14 @@ void lagrange_positions(struct hydro_fields *f, int32_t nn, int dim, double dt)
 
 int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t nc, struct hydro_error *err)
 {
+    int failed = 0; /* every cell is done: a failure dump holds no stale pressures */
     for (int32_t c = 0; c < nc; c++) {
         f->p[c] = eos_pressure(&hp->eos, f->rho[c], f->e[c]);
         f->c[c] = eos_sound_speed(&hp->eos, f->rho[c], f->p[c]);
-        if (!isfinite(f->p[c]) || !isfinite(f->c[c]))
-            return HYDRO_FAIL(err, c, "the equation of state has no sound speed (NaN or negative pressure)");
+        if (!failed && (!isfinite(f->p[c]) || !isfinite(f->c[c])))
+            failed = HYDRO_FAIL(err, c, "the equation of state has no sound speed (NaN or negative pressure)");
     }
-    return 0;
+    return failed;
 }
 
 int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, int32_t nc, double dt,

@@ -29,7 +29,8 @@ void lagrange_positions(struct hydro_fields *f, int32_t nn, int dim, double dt);
 int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, int32_t nc, double dt,
                    struct hydro_error *err);
 
-/* EOS only (after a remap, or for initial conditions): p and c from rho and e, cells [0, nc). */
+/* EOS only (after a remap, or for initial conditions): p and c from rho and e, cells [0, nc).
+ * Every cell is done; returns 0, or -1 with err naming the first cell without a sound speed. */
 int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t nc, struct hydro_error *err);
 
 /* Smallest cfl L / (c + max node |v|) over cells [0, nc); *cell gets the cell giving it. */

@@ -455,6 +455,7 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
 {
     const int nv = m->el->nnodes;
     const double inv_nv = 1.0 / nv; /* exact */
+    int failed = 0;
     for (int32_t c = 0; c < nc; c++) {
         double xc[MAX_CELL_NODES][3], k = 0;
         int moving = 0;
@@ -477,14 +478,16 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
         f->rho[c] = w->mnew[c] / vol;
         double heated = w->enew[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
         f->e[c] = hp->remap_heat && (heated >= 0 || hp->eos.kind != EOS_PERFECT) ? heated : w->enew[c];
-        if (!(f->mass[c] > 0)) {
-            return HYDRO_FAIL(err, c, "the remap left no mass in the cell (time step too large for the mesh motion)");
-        }
-        if (!(f->e[c] >= 0) && hp->eos.kind == EOS_PERFECT) {
-            return HYDRO_FAIL(err, c, "the remap made the internal energy negative");
-        }
+        /* the first failing cell is reported, but every cell is finished: mass and energy are
+         * already the remapped ones (remap_cells), so the failure dump stays one state */
+        if (!failed && !(f->mass[c] > 0))
+            failed = HYDRO_FAIL(err, c, "the remap left no mass in the cell (time step too large for the mesh motion)");
+        if (!failed && !(f->e[c] >= 0) && hp->eos.kind == EOS_PERFECT)
+            failed = HYDRO_FAIL(err, c, "the remap made the internal energy negative");
     }
-    return lagrange_eos(hp, f, nc, err);
+    struct hydro_error later; /* after a failure, the first one stays the one reported */
+    int eos = lagrange_eos(hp, f, nc, failed ? &later : err);
+    return failed ? failed : eos;
 }
 
 void remap_move(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w)

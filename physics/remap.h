@@ -72,7 +72,9 @@ void remap_cells(const struct mesh *m, const struct hydro_fields *f, struct rema
 void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w, const struct walls *walls,
                  int32_t nn);
 /* Cells [0, nc) at the targets: volume, density, internal energy, EOS; needs the new
- * velocities of their nodes. Returns 0 or -1 with err (negative energy, NaN). */
+ * velocities of their nodes. Every cell is finished, so that a failure leaves one state (the
+ * remapped one) to dump. Returns 0 or -1 with err naming the first bad cell (no mass,
+ * negative energy, NaN). */
 int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w,
                  const struct hydro_params *hp, int32_t nc, struct hydro_error *err);
 /* All local nodes move to the targets. */

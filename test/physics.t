@@ -167,4 +167,15 @@ mkdir -p nan && (cd nan && mpi 3 "$HYDRO" "$I/sod_3d_z.ini" run.test_nan_cycle=4
     [ "$(h5dump -a /cycle nan/checkpoints/hydro_000004.h5 | sed -n 's/.*(0): //p')" = 4 ]
 ok $? "an injected NaN stops the run (exit 1): one line naming cycle 4 and cell 1234, after the cycle-4 dump"
 [ $rc -eq 1 ] || diag "exit $rc: $(cat nan/err)"
+# the failure dump is one state: the remap is finished in every cell, not only up to the first
+# bad one (its new masses are written before; a NaN in cell 0 fails the remap on rank 1 at once)
+mkdir -p nan0 && (cd nan0 && mpi 2 "$HYDRO" "$I/default.ini" run.test_nan_cycle=5 run.test_nan_cell=0 \
+    output.checkpoint_period=0 > log 2> err); rc=$?
+column() { h5dump -d "$2" -m %.17g -y -w 0 "$1" | awk '/DATA \{/ {on = 1; next} on && /^ *\}/ {exit} on {gsub(/[ ,]+/, "\n"); print}' | grep -v '^$'; }
+for v in mass density volume; do column nan0/checkpoints/hydro_000005.h5 /cells/$v > nan0/$v; done
+paste nan0/mass nan0/density nan0/volume | awk '{d = $1 - $2 * $3; if (d < 0) d = -d; a = $1 < 0 ? -$1 : $1
+    if (!(d <= 1e-12 * a)) bad++; n++} END {print n, bad + 0; exit !(n == 10000 && bad == 0)}' > nan0/consistent
+st=$?
+[ $rc -eq 1 ] && [ $st -eq 0 ]
+ok $? "the failure dump is one state: mass = density x volume in every cell (exit $rc; $(cat nan0/consistent): cells, mismatches)"
 done_testing

@@ -121,7 +121,9 @@ static void test_chunks(MPI_Comm comm, struct tap *t)
     struct comm_pool pool;
     memset(&pool, 0, sizeof pool);
     for (int mode = 0; mode < 16; mode++) {
-        int collective = mode & 1, pooled = (mode & 7) >= 2, block = mode >= 8, whole = mode >= 12;
+        /* 0-7: per-rank buffers, fresh then a pool three times in a row; 8-15: block outboxes,
+         * in pieces then whole, each fresh then pooled */
+        int collective = mode & 1, block = mode >= 8, whole = mode >= 12, pooled = block ? (mode & 2) != 0 : mode >= 2;
         struct outbox out;
         if (block)
             outbox_init_block(&out, comm, pooled ? &pool : NULL);
