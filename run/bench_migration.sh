@@ -34,6 +34,17 @@ warm=${BENCH_MIGRATION_WARMUP:-4} # migrations per run left out of the "after wa
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# raw MODE...: the baseline (hot: back to back; cold: as a migration), with the sizes the last
+# point-to-point run sent; run between and after hydro's runs, so that it shares their minutes
+raw() {
+    [ -x "$raw_p2p" ] && [ "$ranks" -ge 2 ] || return 0
+    for mode in "$@"; do
+        # shellcheck disable=SC2086
+        $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$raw_p2p" -r 9 $([ $mode = cold ] && echo -c) \
+            "$(tail -n 1 "$tmp/size_p2p_Cell")" "$(tail -n 1 "$tmp/size_p2p_Node")" > "$tmp/raw"
+        awk 'NR == 1 {print $4 >> "'"$tmp/raw_${mode}_Cell"'"} NR == 2 {print $4 >> "'"$tmp/raw_${mode}_Node"'"}' "$tmp/raw"
+    done
+}
 for i in $(seq "$repeats"); do
     for t in p2p a2a; do
         if [ $t = a2a ]; then coll=TRUE; else coll=0; fi
@@ -51,16 +62,8 @@ for i in $(seq "$repeats"); do
         sed -n 's/.*seconds: .*pack \([0-9.]*\), transfer [0-9.]*, rebuild \([0-9.]*\)$/\1 \2/p' "$tmp/out" \
             >> "$tmp/phases_$t"
         grep '  loop:' "$tmp/out" | sed 's/.*loop: \([0-9.]*\).*/\1/' >> "$tmp/loop_$t"
+        if [ $t = p2p ]; then raw cold; else raw cold hot; fi
     done
-    if [ -x "$raw_p2p" ] && [ "$ranks" -ge 2 ]; then # the baseline, with the sizes this repeat sent
-        # shellcheck disable=SC2086
-        for mode in hot cold; do
-            # shellcheck disable=SC2086
-            $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$raw_p2p" -r 5 $([ $mode = cold ] && echo -c) \
-                "$(tail -n 1 "$tmp/size_p2p_Cell")" "$(tail -n 1 "$tmp/size_p2p_Node")" > "$tmp/raw"
-            awk 'NR == 1 {print $4 >> "'"$tmp/raw_${mode}_Cell"'"} NR == 2 {print $4 >> "'"$tmp/raw_${mode}_Node"'"}' "$tmp/raw"
-        done
-    fi
 done
 cells=$(sed -n 's/.*D hexes: \([0-9]*\) cells.*/\1/p' "$tmp/out")
 n=$(wc -l < "$tmp/time_p2p_Cell")

@@ -52,7 +52,7 @@ if [ $quick = 1 ]; then
 else
     sync_args="-r 15 -k 100" sync_mesh="mesh.nx=$((50 * ranks)) mesh.ny=20 mesh.nz=20"
     grind_args="-r 5 -c 20" pat_args="-r 3" pat_deck=""
-    mig_args="-r 3" mig_deck="" ckpt_args="-r 3 -c 6" ckpt_deck=""
+    mig_args="-r 9" mig_deck="" ckpt_args="-r 3 -c 6" ckpt_deck=""
 fi
 
 section() { # NAME COMMAND...: runs a part, keeps its output and its wall time
@@ -215,7 +215,7 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     echo
     echo "The raw baseline sends the Cell and Node sizes rank 0 sent in the migration, each rank to the"
     echo "next (on 2 ranks: both ways at once, as the shuffle does), into buffers allocated once and reused;"
-    echo "rank 0's time after a barrier, median of 5 per repeat, then over the repeats. Cold (-c): each round,"
+    echo "rank 0's time after a barrier, median of 9 rounds per run; the cold baseline runs after each of hydro's runs. Cold (-c): each round,"
     echo "outside the timed parts, writes a 64 MiB array (flushing the caches) and every send buffer (packing),"
     echo "then exchanges the Cell size and the Node size in that order, as a migration does."
     echo
