@@ -256,6 +256,7 @@ void outbox_seal(struct outbox *o)
 
 void outbox_init_pooled(struct outbox *o, MPI_Comm comm, struct comm_pool *pool)
 {
+    memset(o, 0, sizeof *o);
     o->nranks = comm_size(comm);
     if (!pool->to) {
         pool->nranks = o->nranks;
@@ -268,9 +269,6 @@ void outbox_init_pooled(struct outbox *o, MPI_Comm comm, struct comm_pool *pool)
         o->to[r].len = o->to[r].pos = 0;
     o->chunk = CHUNK;
     o->pool = pool;
-    o->block = NULL;
-    o->start = NULL;
-    o->next = o->owns_block = o->sealed = 0;
 }
 
 void comm_pool_free(struct comm_pool *p)
