@@ -77,22 +77,22 @@ static const struct {
     const char *unit;
     int scratch; /* written and read within the Lagrange phase: stored in the arena (attach) */
 } fields[F_COUNT] = {
-    [F_RHO] = {"density", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "mass/length^3"},
-    [F_E] = {"internal_energy", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "energy/mass"},
-    [F_P] = {"pressure", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "pressure"},
-    [F_C] = {"sound_speed", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "length/time"},
-    [F_Q] = {"viscosity", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "pressure"},
-    [F_VOL] = {"volume", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "length^dim"},
-    [F_MASS] = {"mass", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "mass"},
-    [F_LEN] = {"length", VAR_CELL, 1, 0, "length"},
+    [F_RHO] = {"density", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "mass/length^3", 0},
+    [F_E] = {"internal_energy", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "energy/mass", 0},
+    [F_P] = {"pressure", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "pressure", 0},
+    [F_C] = {"sound_speed", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "length/time", 0},
+    [F_Q] = {"viscosity", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "pressure", 0},
+    [F_VOL] = {"volume", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "length^dim", 0},
+    [F_MASS] = {"mass", VAR_CELL, 1, VAR_SYNC | VAR_CHECKPOINT, "mass", 0},
+    [F_LEN] = {"length", VAR_CELL, 1, 0, "length", 0},
     [F_RHO0] = {"density_n", VAR_CELL, 1, 0, "mass/length^3", 1},
     [F_E0] = {"internal_energy_n", VAR_CELL, 1, 0, "energy/mass", 1},
     [F_P0] = {"pressure_n", VAR_CELL, 1, 0, "pressure", 1},
-    [F_X] = {"position", VAR_NODE, 3, VAR_SYNC, "length"},
-    [F_V] = {"velocity", VAR_NODE, 3, VAR_SYNC | VAR_CHECKPOINT, "length/time"},
-    [F_NMASS] = {"mass", VAR_NODE, 1, VAR_SYNC | VAR_CHECKPOINT, "mass"},
+    [F_X] = {"position", VAR_NODE, 3, VAR_SYNC, "length", 0},
+    [F_V] = {"velocity", VAR_NODE, 3, VAR_SYNC | VAR_CHECKPOINT, "length/time", 0},
+    [F_NMASS] = {"mass", VAR_NODE, 1, VAR_SYNC | VAR_CHECKPOINT, "mass", 0},
     [F_FORCE] = {"force", VAR_NODE, 3, 0, "mass length/time^2", 1},
-    [F_XINIT] = {"initial_position", VAR_NODE, 3, 0, "length"},
+    [F_XINIT] = {"initial_position", VAR_NODE, 3, 0, "length", 0},
 };
 
 static int group(struct scheme *s, struct run *run, const int *fl, int n)
