@@ -333,10 +333,9 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
         memcpy(r, &m->cell_gid[c], 8);
         for (int k = 0; k < nv; k++)
             memcpy(r + c_nodes + 8 * (size_t)k, &m->node_gid[m->cell_nodes[(size_t)c * nv + k]], 8);
-        for (int s = 0; s < nf; s++) {
-            int32_t tag = mesh_cell_face_tag(m, c, s);
-            memcpy(r + c_tags + 4 * (size_t)s, &tag, 4);
-        }
+        int32_t tags[MAX_CELL_FACES];
+        mesh_cell_face_tags(m, c, tags);
+        memcpy(r + c_tags, tags, 4 * (size_t)nf);
         memcpy(r + c_rank, &me, 4);
         pack_vars(vars, nvars, c, r + c_vars);
     }

@@ -483,8 +483,16 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
         /* a block outbox in one round is the send block itself (its messages are in rank order) */
         int direct = out->block && rounds == 1;
         static char nothing; /* an empty block has no data: MPI still wants a buffer */
-        char *sbuf = direct ? (out->block->data ? out->block->data : &nothing)
-                            : pool && !out->block ? pool_reserve(&pool->send, stot) : xmalloc(stot ? stot : 1);
+        char *sbuf;
+        int own_sbuf = 0; /* freed after the round: neither the block nor the pool's */
+        if (direct)
+            sbuf = out->block->data ? out->block->data : &nothing;
+        else if (pool && !out->block) /* a block outbox's pool->send is its block */
+            sbuf = pool_reserve(&pool->send, stot);
+        else {
+            sbuf = xmalloc(stot ? stot : 1);
+            own_sbuf = 1;
+        }
         char *rbuf = pool && rounds == 1 ? pool_reserve(&pool->recv, rtot) : xmalloc(rtot ? rtot : 1);
         if (rounds == 1) {
             in->block = rbuf;
@@ -510,7 +518,7 @@ void comm_exchange_collective(MPI_Comm comm, struct outbox *out, struct inbox *i
                 else
                     memcpy(in->msg[slot[r]].data + off, rbuf + rdisp[r], (size_t)rcount[r]);
             }
-        if (!direct && !(pool && !out->block))
+        if (own_sbuf)
             free(sbuf);
         if (rounds > 1)
             free(rbuf);

@@ -57,11 +57,13 @@ struct mesh {
     int32_t *face_tag;   /* [nfaces] boundary tag, 0 inside */
 };
 
-/* Boundary tag of face s of cell c, 0 when none. Tags live on the faces only: a mesh tags
- * boundary faces alone (the Gmsh reader and the generator), so no per-cell copy is kept. */
-static inline int32_t mesh_cell_face_tag(const struct mesh *m, int32_t c, int s)
+/* Boundary tags of the faces of cell c, in its element's face order (0 when none), into
+ * tags[nfaces per cell]. Tags live on the faces only: a mesh tags boundary faces alone (the
+ * Gmsh reader and the generator), so no per-cell copy is kept. */
+static inline void mesh_cell_face_tags(const struct mesh *m, int32_t c, int32_t *tags)
 {
-    return m->face_tag[m->cell_faces[(size_t)c * m->el->nfaces + s]];
+    for (int s = 0; s < m->el->nfaces; s++)
+        tags[s] = m->face_tag[m->cell_faces[(size_t)c * m->el->nfaces + s]];
 }
 
 /* Collective. Builds the local mesh of every rank from the cells it owns (own: cells with

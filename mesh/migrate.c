@@ -104,8 +104,7 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
                 cn[i * nv + k] = m->node_gid[m->cell_nodes[(size_t)cells[i] * nv + k]];
         int32_t *tags = buf_append(b, (size_t)(n * nf) * sizeof *tags);
         for (int64_t i = 0; i < n; i++)
-            for (int s = 0; s < nf; s++)
-                tags[i * nf + s] = mesh_cell_face_tag(m, cells[i], s);
+            mesh_cell_face_tags(m, cells[i], tags + i * nf);
         pack_values(b, reg, VAR_CELL, cells, n);
 
         int64_t nn = 0; /* the nodes of these cells, in order of first use */
@@ -146,8 +145,7 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
             cellset_add_node(&mg->own, g[k], m->node_xyz + 3 * (size_t)n);
         }
         int32_t tags[MAX_CELL_FACES];
-        for (int s = 0; s < nf; s++)
-            tags[s] = mesh_cell_face_tag(m, c, s);
+        mesh_cell_face_tags(m, c, tags);
         cellset_add_cell(&mg->own, m->cell_gid[c], g, tags);
         mg->cells_kept++;
     }

@@ -240,7 +240,7 @@ void scheme_attach(struct scheme *s, struct run *run)
     f->p0 = data(s, run, F_P0);
     f->force = data(s, run, F_FORCE);
     if (s->hp.remap)
-        remap_work_init(&s->rw, m, f, s->arena);
+        remap_work_init(&s->rw, m, s->arena);
     if (s->kern.on && s->hp.remap) {
         s->act_cells = xmalloc(((size_t)m->ncells + 1) * sizeof *s->act_cells);
         s->act_nodes = xmalloc(((size_t)m->nnodes + 1) * sizeof *s->act_nodes);
@@ -263,7 +263,7 @@ void scheme_attach(struct scheme *s, struct run *run)
     s->g_all_cells = group(s, run, all_cells, 8);
     s->g_all_nodes = group(s, run, all_nodes, 3);
     if (s->hp.remap) {
-        double *res_data[4] = {s->rw.mnew, s->rw.unew, s->rw.enew, s->rw.knew};
+        double *res_data[4] = {f->mass, s->rw.unew, f->e, s->rw.knew}; /* remap_cells writes mass and e in place */
         for (int k = 0; k < 4; k++)
             registry_set_external(&run->reg, s->res_id[k], res_data[k]);
         /* views of the interleaved values [cell][rho e k u] and slopes [cell][rho e k u][3]:

@@ -25,7 +25,7 @@ size_t remap_work_size(const struct mesh *m)
     return nc * (REMAP_NPHI + 3 + REMAP_NPHI * 3 + 3 + 1) + nf;
 }
 
-void remap_work_init(struct remap_work *w, const struct mesh *m, const struct hydro_fields *f, double *scratch)
+void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch)
 {
     memset(w, 0, sizeof *w);
     size_t nc = (size_t)(m->ncells ? m->ncells : 1), nn = (size_t)(m->nnodes ? m->nnodes : 1);
@@ -38,8 +38,6 @@ void remap_work_init(struct remap_work *w, const struct mesh *m, const struct hy
     p += nc * 3;
     w->grad = p;
     p += nc * REMAP_NPHI * 3;
-    w->mnew = f->mass;
-    w->enew = f->e;
     w->unew = p;
     p += nc * 3;
     w->knew = p;
@@ -389,7 +387,7 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
     }
 }
 
-void remap_cells(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc)
+void remap_cells(const struct mesh *m, struct hydro_fields *f, struct remap_work *w, int32_t nc)
 {
     const int nf = m->el->nfaces;
     for (int32_t c = 0; c < nc; c++) {
@@ -420,10 +418,10 @@ void remap_cells(const struct mesh *m, const struct hydro_fields *f, struct rema
             eint += dm * val[P_E];
             ekin += dm * val[P_K];
         }
-        w->mnew[c] = mass;
+        f->mass[c] = mass;
         for (int d = 0; d < 3; d++)
             w->unew[3 * (size_t)c + d] = mom[d] / mass;
-        w->enew[c] = eint / mass;
+        f->e[c] = eint / mass;
         w->knew[c] = ekin / mass;
     }
 }
@@ -437,7 +435,7 @@ void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct rema
         double mass = 0, du[3] = {0, 0, 0};
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
             int32_t c = m->node_cells[k];
-            double share = w->mnew[c] * inv_nv;
+            double share = f->mass[c] * inv_nv;
             mass += share;
             for (int d = 0; d < 3; d++)
                 du[d] += share * (w->unew[3 * (size_t)c + d] - w->phi[(size_t)c * REMAP_NPHI + P_U + d]);
@@ -475,9 +473,10 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
             f->len[c] = geom_length(m->el, (const double(*)[3])xc, vol, hp->length);
         }
         f->vol[c] = vol;
-        f->rho[c] = w->mnew[c] / vol;
-        double heated = w->enew[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
-        f->e[c] = hp->remap_heat && (heated >= 0 || hp->eos.kind != EOS_PERFECT) ? heated : w->enew[c];
+        f->rho[c] = f->mass[c] / vol;
+        double heated = f->e[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
+        if (hp->remap_heat && (heated >= 0 || hp->eos.kind != EOS_PERFECT))
+            f->e[c] = heated;
         /* the first failing cell is reported, but every cell is finished: mass and energy are
          * already the remapped ones (remap_cells), so the failure dump stays one state */
         if (!failed && !(f->mass[c] > 0))

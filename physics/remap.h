@@ -34,9 +34,7 @@ struct remap_work {
     double *centre;  /* [ncells][3] mean of the node positions at x */
     double *grad;    /* [ncells][NPHI][3] limited slopes */
     double *swept;   /* [nfaces] volume gained by face_cells[0] when the face moves to the targets */
-    double *mnew;    /* [ncells] remapped mass: the mass field itself (see remap_work_init) */
     double *unew;    /* [ncells][3] remapped mean velocity */
-    double *enew;    /* [ncells] remapped internal energy per unit mass: the energy field itself */
     double *knew;    /* [ncells] remapped kinetic energy per unit mass */
     int sweep;       /* targets: x with coordinate sweep (every coordinate when -1) from x_init */
     unsigned char *moved; /* [nnodes] 1 where the target differs from x */
@@ -47,11 +45,8 @@ struct remap_work {
  * volumes, new velocities and kinetic energies): the caller lends them, and may lend the same
  * memory to the Lagrange phase (scheme.c). */
 size_t remap_work_size(const struct mesh *m);
-/* scratch: remap_work_size(m) doubles, owned by the caller; moved and upwind are allocated.
- * The new masses and internal energies go straight into f->mass and f->e: remap_cells reads
- * only a cell's own mass and the copies of the energies in phi, and remap_finish updates
- * each cell from its own entries, so nothing reads an entry after it is replaced. */
-void remap_work_init(struct remap_work *w, const struct mesh *m, const struct hydro_fields *f, double *scratch);
+/* scratch: remap_work_size(m) doubles, owned by the caller; moved and upwind are allocated. */
+void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch);
 void remap_work_free(struct remap_work *w);
 
 /* Targets: all local nodes at x_init (sweep < 0) or x with coordinate sweep replaced. */
@@ -67,7 +62,10 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
                  int32_t nc);
 /* Fluxes through the faces of cells [0, nc) and their new mass, mean velocity and total
  * energy: needs the limited slopes of their face neighbours. */
-void remap_cells(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
+/* The new mass and internal energy go straight into f->mass and f->e: a cell reads only its
+ * own mass, and the energies through their copies in phi, so nothing reads an entry after it
+ * is replaced (remap_finish then updates each cell from its own entries). */
+void remap_cells(const struct mesh *m, struct hydro_fields *f, struct remap_work *w, int32_t nc);
 /* New velocity and mass of nodes [0, nn): needs the new cell values around them. Walls apply. */
 void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w, const struct walls *walls,
                  int32_t nn);
