@@ -1,4 +1,5 @@
-# hydro: the only build entry. make | make run | make check | make bench | make deps | make smpi | make fuzz | make clean
+# hydro: the only build entry. make | make run | make check | make bench | make deps | make deps-all | make smpi |
+# make fuzz | make clean
 # Build products go to $(BUILD)/ (ignored by git); the executable is $(BUILD)/hydro.
 
 MPICC ?= mpicc
@@ -40,7 +41,8 @@ DECK ?= inputs/default.ini
 # SimGrid SMPI build (make smpi): the same code compiled with smpicc into $(SMPI_BUILD)/, to run
 # on a simulated cluster (run/smpirun.sh, run/platforms/README.md). No HDF5 there: io/smpi/noio.c
 # replaces io/*.c and HYDRO_SMPI makes the dt reduction blocking (mesh/comm.c). SMPI_PKGS are
-# installed by make smpi only: neither the normal build nor CI needs SimGrid.
+# installed by make smpi and make deps-all (CI); make check builds and tests the SMPI build
+# whenever smpicc is there.
 SMPI_PKGS := libsimgrid-dev libmetis-dev libinih-dev pkg-config
 SMPI_BUILD ?= build-smpi
 IO_SRC := $(wildcard io/*.c)
@@ -59,7 +61,7 @@ TOOL_SRC := $(wildcard test/tools/*.c)
 TEST_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%) $(MPI_TEST_SRC:test/mpi/%.c=$(BUILD)/test/%) \
             $(TOOL_SRC:test/tools/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps run check tests asan-tests bench clean readme smpi fuzz FORCE
+.PHONY: all deps deps-all run check tests asan-tests smpi-tests bench clean readme smpi smpi-build fuzz FORCE
 all: $(BUILD)/hydro
 
 $(BUILD)/hydro: $(BUILD)/miniapp/main.o $(BUILD)/libhydro.a
@@ -120,6 +122,11 @@ deps:
 	  exit 1; \
 	fi
 
+# Everything any build or test of the README needs: the base packages, SimGrid (make smpi) and
+# clang with libFuzzer (make fuzz). CI (.ci/run) installs these, so that no test is skipped there.
+deps-all:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(sort $(DEB_PKGS) $(SMPI_PKGS) $(FUZZ_PKGS))"
+
 # The run, then the density of its final dump as a PNG (run/plot_field.sh), found in the deck's
 # checkpoint_dir (the run's last dump is the newest file there). The sync_only case has no
 # density: its picture is the owner rank of each cell.
@@ -138,10 +145,21 @@ run:
 	   echo "make run: final $$var: $$png"; \
 	 fi
 
+# The SMPI build for test/smpi.t and test/weak_scaling.t, rebuilt by make check whenever SimGrid's
+# smpicc is installed (so that no stale build is tested); without it those tests skip, saying so,
+# except under CI=true (.ci/run), where a skip is a failure.
+smpi-tests:
+	@if command -v smpicc >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory smpi-build; \
+	else \
+	  echo "make check: smpicc not found: the SMPI tests will skip (make deps-all installs SimGrid)"; \
+	fi
+
 check:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory tests
 	@$(MAKE) --no-print-directory asan-tests
+	@$(MAKE) --no-print-directory smpi-tests
 	HYDRO_BUILD=$(BUILD) HYDRO_ASAN_BUILD=$(ASAN_BUILD) HYDRO_MPIRUN="$(MPIRUN)" prove --timer test/*.t
 
 # The raw baselines of make bench (run/bench/*.c), linked with libhydro like the MPI tests.
@@ -161,6 +179,9 @@ bench:
 # hydro for SimGrid SMPI ($(SMPI_BUILD)/hydro): installs SMPI_PKGS the way deps installs DEB_PKGS.
 smpi:
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(SMPI_PKGS)"
+	@$(MAKE) --no-print-directory smpi-build
+
+smpi-build:
 	@$(MAKE) --no-print-directory HYDRO_SMPI=1 BUILD=$(SMPI_BUILD) MPICC=smpicc $(SMPI_BUILD)/hydro
 
 # Regenerate the deck reference inside README.md from the schema table.

@@ -2,14 +2,20 @@
 # h5same.sh [--any-deck] A B: the two dumps hold the same objects and the same data bit for bit,
 # apart from what depends on the rank count: the root attribute nranks_written, the dataset
 # /cells/rank and the group /diagnostics (sums whose last bits follow the summation order).
-# --any-deck also lets the deck attribute differ (runs with other [parallel] or [output] keys).
+# --any-deck also lets the deck attribute differ (runs with other [parallel] or [output] keys);
+# --any-version the code_version attribute (dumps of two builds: another commit, another link).
 # (h5diff 1.10 cannot exclude an attribute: its report is read instead; it also says nothing
 # of objects present in one file only, so the layouts are compared first.)
-allow='attribute: <nranks_written of </>>'
-if [ "$1" = --any-deck ]; then
-    allow='attribute: <(nranks_written|deck) of </>>'
+attrs=nranks_written
+while :; do
+    case $1 in
+    --any-deck) attrs="$attrs|deck" ;;
+    --any-version) attrs="$attrs|code_version" ;;
+    *) break ;;
+    esac
     shift
-fi
+done
+allow="attribute: <($attrs) of </>>"
 la=$(sh "$(dirname "$0")/h5layout.sh" "$1") lb=$(sh "$(dirname "$0")/h5layout.sh" "$2")
 if [ "$la" != "$lb" ]; then
     echo "layouts differ:"

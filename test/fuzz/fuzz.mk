@@ -15,7 +15,8 @@ $(BUILD)/test/fuzz_%_replay: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuz
 # (libhydro too, through mpicc with OMPI_CC), each run FUZZ_SECONDS on the seed corpus
 # (test/fuzz/campaign.sh: new inputs stay in $(FUZZ_BUILD)/corpus/, crash files are copied
 # to test/fuzz/crashes/<harness>/ and fail the target). FUZZ_PKGS are installed by make fuzz
-# only, the way make deps installs DEB_PKGS: neither the build nor make check needs clang.
+# and make deps-all, the way make deps installs DEB_PKGS. make fuzz-build builds the harnesses
+# without installing or running anything (test/builds.t, which skips without clang except in CI).
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CLANG ?= clang-14
@@ -24,13 +25,16 @@ FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-fram
                -fno-sanitize-recover=undefined
 FUZZ_BIN := $(FUZZ_HARNESSES:%=$(BUILD)/fuzz/fuzz_%)
 
-.PHONY: fuzz-harnesses
+.PHONY: fuzz-harnesses fuzz-build
 fuzz:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(FUZZ_PKGS)"
+	@$(MAKE) --no-print-directory fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) sh test/fuzz/campaign.sh $(FUZZ_BUILD) $(FUZZ_HARNESSES)
+
+fuzz-build:
 	@OMPI_CC=$(FUZZ_CLANG) $(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CFLAGS="$(FUZZ_CFLAGS)" \
 	  LDFLAGS="-fsanitize=address,undefined" fuzz-harnesses
-	FUZZ_SECONDS=$(FUZZ_SECONDS) sh test/fuzz/campaign.sh $(FUZZ_BUILD) $(FUZZ_HARNESSES)
 
 fuzz-harnesses: $(FUZZ_BIN)
 

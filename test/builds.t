@@ -1,0 +1,49 @@
+#!/bin/sh
+# The other builds the README documents, compiled from this tree into scratch folders: hydro with
+# the shared HDF5 library (make HDF5_LINK=shared: linked to libhdf5_openmpi.so, and its dump of a
+# short run identical to the static build's) and the libFuzzer harnesses (make fuzz-build, each
+# run once over its seed corpus). Without clang-14 and libFuzzer the fuzz part skips (a failure
+# under CI=true, where make deps-all installs them).
+. test/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# ---- shared HDF5 ----
+out=$(make -s -C "$top" BUILD="$tmp/shared" HDF5_LINK=shared "$tmp/shared/hydro" 2>&1)
+ok $? "make HDF5_LINK=shared builds hydro"
+[ -x "$tmp/shared/hydro" ] || diag "$out"
+ldd "$tmp/shared/hydro" 2>/dev/null | grep -q 'libhdf5[_a-z]*\.so'
+ok $? "the shared build loads libhdf5 as a shared library"
+! ldd "$HYDRO" 2>/dev/null | grep -q 'libhdf5[_a-z]*\.so'
+ok $? "the default build does not (HDF5 linked statically)"
+set -- "$top/inputs/sod_x.ini" mesh.nx=24 mesh.ny=3 mesh.nz=3 run.max_cycles=6 physics.remap=euler
+mkdir -p "$tmp/a" "$tmp/b"
+(cd "$tmp/a" && mpi 2 "$tmp/shared/hydro" "$@" > run.out 2>&1)
+rc=$?
+ok $rc "the shared build runs a short deck on 2 ranks (exit $rc)"
+[ $rc -eq 0 ] || diag "$(cat "$tmp/a/run.out")"
+(cd "$tmp/b" && mpi 2 "$HYDRO" "$@" > run.out 2>&1)
+da=$(ls "$tmp"/a/checkpoints/hydro_*.h5 2>/dev/null | tail -n 1)
+db=$(ls "$tmp"/b/checkpoints/hydro_*.h5 2>/dev/null | tail -n 1)
+[ -n "$da" ] && [ -n "$db" ] && sh "$top/test/h5same.sh" --any-version "$da" "$db"
+ok $? "its final dump is the static build's, bit for bit"
+
+# ---- libFuzzer harnesses ----
+fuzz_rt=$(ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | head -n 1)
+if command -v clang-14 > /dev/null 2>&1 && [ -n "$fuzz_rt" ]; then
+    out=$(make -s -C "$top" FUZZ_BUILD="$tmp/fuzz" fuzz-build 2>&1)
+    ok $? "make fuzz-build builds the three libFuzzer harnesses with clang-14"
+    [ -x "$tmp/fuzz/fuzz/fuzz_deck" ] || diag "$out"
+    sanitizer_env
+    for h in deck gmsh checkpoint; do
+        # -runs=0: every seed once, no mutation: the harness links and runs under libFuzzer
+        log=$(cd "$tmp" && timeout "$TIMEOUT" "$tmp/fuzz/fuzz/fuzz_$h" -runs=0 "$top/test/fuzz/corpus/$h" 2>&1)
+        rc=$?
+        [ $rc -eq 0 ] && printf '%s\n' "$log" | grep -q 'INITED' && ! printf '%s\n' "$log" | grep -q 'ERROR: '
+        ok $? "fuzz_$h runs its seed corpus under libFuzzer (exit $rc)"
+        [ $rc -eq 0 ] || diag "$log"
+    done
+else
+    skip 4 "clang-14 with libFuzzer (libclang-rt-14-dev) not installed (make fuzz installs them)"
+fi
+done_testing
