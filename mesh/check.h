@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <mpi.h>
 
+#include "alloc.h"
+
 /* Exit statuses documented in the README. */
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_BADINPUT = 2 };
 
@@ -18,12 +20,5 @@ _Noreturn void hydro_fatal_at(MPI_Comm comm, int status, const char *file, int l
 void mpi_check_at(int rc, const char *call, const char *file, int line);
 #define MPI_CHECK(call) mpi_check_at((call), #call, __FILE__, __LINE__)
 
-/* Allocation that cannot return NULL: failure aborts the job (exit 1) naming the site. */
-void *xmalloc_at(size_t n, const char *file, int line);
-void *xcalloc_at(size_t n, size_t size, const char *file, int line);
-void *xrealloc_at(void *p, size_t n, const char *file, int line);
-#define xmalloc(n) xmalloc_at((n), __FILE__, __LINE__)
-#define xcalloc(n, s) xcalloc_at((n), (s), __FILE__, __LINE__)
-#define xrealloc(p, n) xrealloc_at((p), (n), __FILE__, __LINE__)
 
 #endif

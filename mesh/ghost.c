@@ -6,7 +6,7 @@
 
 #include "check.h"
 #include "comm.h"
-#include "mesh.h"
+#include "ghost.h"
 #include "mesh_local.h"
 
 static void nodelists_init(struct nodelists *l)

@@ -1,11 +1,11 @@
-/* The local unstructured mesh of one rank: owned cells, ghost layers, nodes, faces, connectivity. */
+/* The local unstructured mesh of one rank: owned cells, ghost layers, nodes, faces, connectivity
+ * (plain data: no MPI here; ghost.h builds it). */
 #ifndef HYDRO_MESH_H
 #define HYDRO_MESH_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include <mpi.h>
 
-#include "cellset.h"
 #include "element.h"
 
 enum { MAX_LAYERS = 3 };
@@ -66,14 +66,6 @@ static inline void mesh_cell_face_tags(const struct mesh *m, int32_t c, int32_t 
         tags[s] = m->face_tag[m->cell_faces[(size_t)c * m->el->nfaces + s]];
 }
 
-/* Collective. Builds the local mesh of every rank from the cells it owns (own: cells with
- * the coordinates of their nodes; consumed: emptied and its memory freed on the way). Ghost
- * layers are found through a directory of nodes distributed by global id, so no rank ever
- * holds the whole mesh. With check_cells (input meshes; not a restart, whose cells the run
- * itself has moved) a cell with a non-positive corner Jacobian is reported by global id:
- * returns NULL on every rank, with the message (the smallest bad id) in err on rank 0 and
- * err empty elsewhere. */
-struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, int check_cells, char *err, size_t errlen);
 void mesh_destroy(struct mesh *m);
 
 /* Local index of an owned cell / owned node by global id, -1 if not owned here. */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ghost.h"
 #include "comm.h"
 #include "cost.h"
 #include "geometry.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ghost.h"
 
 #include "comm.h"
 #include "gmsh.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "alloc.h"
 
 void lagrange_save(struct hydro_fields *f, int32_t nc)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "alloc.h"
 #include "lagrange.h"
 
 enum { P_RHO, P_E, P_K, P_U };

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ghost.h"
 #include "comm.h"
 #include "deck.h"
 #include "migrate.h"

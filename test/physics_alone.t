@@ -1,0 +1,26 @@
+#!/bin/sh
+# physics/ stands alone: every physics/*.c compiles with the plain C compiler (not mpicc), with
+# only physics/ and mesh/ on the include path, and with mpi.h, hdf5.h and metis.h replaced by
+# headers that stop the compilation: the physics layer is plain C over flat arrays, which can be
+# compiled, vectorised or offloaded without MPI or HDF5.
+. test/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+CC_PLAIN=${CC_PLAIN:-cc}
+mkdir -p "$tmp/poison"
+for h in mpi.h hdf5.h metis.h; do
+    echo "#error physics/ must not include $h" > "$tmp/poison/$h"
+done
+compile() { $CC_PLAIN -std=c11 -Wall -Wextra -Werror -O2 -I"$tmp/poison" -I"$top/physics" -I"$top/mesh" -c -o "$tmp/o.o" "$1" 2>&1; }
+# the poisoned headers really stop a file that includes one of them
+printf '#include "alloc.h"\n#include <mpi.h>\nint f(void) { return 0; }\n' > "$tmp/uses_mpi.c"
+out=$(compile "$tmp/uses_mpi.c")
+[ $? -ne 0 ] && printf '%s' "$out" | grep -q 'must not include mpi.h'
+ok $? "a file including mpi.h does not compile here (the check can fail)"
+for f in "$top"/physics/*.c; do
+    out=$(compile "$f")
+    rc=$?
+    ok $rc "physics/$(basename "$f") compiles with $CC_PLAIN, without MPI, HDF5 or METIS headers"
+    [ $rc -eq 0 ] || diag "$out"
+done
+done_testing
