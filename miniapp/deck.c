@@ -12,17 +12,31 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "cases.h"
+
+/* Enum keys are stored through an int (the schema's offsets): the physics enums must be ints. */
+_Static_assert(sizeof(enum eos_kind) == sizeof(int) && sizeof(enum limiter_kind) == sizeof(int) &&
+                   sizeof(enum length_kind) == sizeof(int) && sizeof(enum cost_kind) == sizeof(int),
+               "deck enum fields are written as int");
+
 static const char *const mesh_kinds[] = {"cartesian", "gmsh", NULL};
-static const char *const case_names[] = {"sync_only", "sod", "bisod_x", "sedov", "noh", "triple_point", NULL};
+/* Choices that are physics enums: named by the enum's own constants, sized by its count, so
+ * that a value added to the enum without a name here leaves a NULL that deck_test finds. */
+static const char *const case_names[CASE_HYDRO + HCASE_COUNT + 1] = {
+    [CASE_SYNC_ONLY] = "sync_only",        [CASE_HYDRO + HCASE_SOD] = "sod",
+    [CASE_HYDRO + HCASE_BISOD_X] = "bisod_x", [CASE_HYDRO + HCASE_SEDOV] = "sedov",
+    [CASE_HYDRO + HCASE_NOH] = "noh",       [CASE_HYDRO + HCASE_TRIPLE_POINT] = "triple_point"};
 static const char *const directions[] = {"x", "y", "z", NULL};
-static const char *const eos_kinds[] = {"perfect", "stiffened", NULL};
+static const char *const eos_kinds[EOS_COUNT + 1] = {[EOS_PERFECT] = "perfect", [EOS_STIFFENED] = "stiffened"};
 static const char *const remaps[] = {"none", "euler", NULL};
-static const char *const limiters[] = {"minmod", "superbee", "vanleer", NULL};
-static const char *const lengths[] = {"volume", "faces", NULL};
+static const char *const limiters[LIMITER_COUNT + 1] = {
+    [LIMITER_MINMOD] = "minmod", [LIMITER_SUPERBEE] = "superbee", [LIMITER_VANLEER] = "vanleer"};
+static const char *const lengths[LENGTH_COUNT + 1] = {[LENGTH_VOLUME] = "volume", [LENGTH_FACES] = "faces"};
 static const char *const patterns[] = {"mahyco", "minimal", NULL};
 static const char *const splits[] = {"none", "directional", NULL};
 static const char *const lb_modes[] = {"metis", "shuffle", NULL};
-static const char *const costs[] = {"uniform", "region", "shock", NULL};
+static const char *const costs[COST_COUNT + 1] = {
+    [COST_UNIFORM] = "uniform", [COST_REGION] = "region", [COST_SHOCK] = "shock"};
 static const char *const partitioners[] = {"metis", "block", NULL};
 static const char *const sync_modes[] = {"persistent", "basic", NULL};
 
@@ -546,7 +560,7 @@ static void validate(struct parse_ctx *c)
         fail_at(c, "physics", "dt_min", "must be smaller than physics.dt_max");
     if (cfg->case_name != CASE_SYNC_ONLY && cfg->dt_init > cfg->dt_max)
         fail_at(c, "physics", "dt_init", "must not exceed physics.dt_max");
-    if (cfg->case_name == CASE_SOD && cfg->direction == 2 && cfg->dim == 2)
+    if (cfg->case_name == CASE_HYDRO + HCASE_SOD && cfg->direction == 2 && cfg->dim == 2)
         fail_at(c, "case", "direction", "z needs mesh.dim = 3");
     if (cfg->mesh_kind == MESH_GMSH) {
         if (!cfg->mesh_file[0])

@@ -6,12 +6,19 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cost.h"
+#include "hydro.h"
+
 #define DECK_STRING_MAX 256
 #define DECK_LINE_MAX 198 /* longest line libinih reads (its INI_MAX_LINE is 200) */
 #define DECK_FILE_MAX (1L << 20)
 
 enum mesh_kind { MESH_CARTESIAN, MESH_GMSH };
-enum case_name { CASE_SYNC_ONLY, CASE_SOD, CASE_BISOD_X, CASE_SEDOV, CASE_NOH, CASE_TRIPLE_POINT };
+/* [case] name: sync_only, then the hydro cases in physics' order (enum hydro_case, cases.h):
+ * the hydro case of a deck is case_name - CASE_HYDRO. The deck's other physics choices are the
+ * physics enums themselves (eos_kind, limiter_kind, length_kind, cost_kind): deck.c names
+ * their values by the enum constants. */
+enum case_name { CASE_SYNC_ONLY, CASE_HYDRO };
 enum sync_pattern { PATTERN_MAHYCO, PATTERN_MINIMAL };
 enum remap_choice { REMAP_NONE, REMAP_EULER };
 enum lb_mode { LB_METIS, LB_SHUFFLE };
@@ -40,7 +47,10 @@ struct config {
     double final_time, cfl, gamma, p_inf, q1, q2;
     double dt_init, dt_min, dt_max, dt_growth, newton_tol;
     long newton_max;
-    int eos, remap, limiter, length, remap_split;
+    enum eos_kind eos;
+    enum limiter_kind limiter;
+    enum length_kind length;
+    int remap, remap_split;
     bool remap_heat;
     /* [parallel] */
     int partitioner;
@@ -50,7 +60,8 @@ struct config {
     /* [loadbalance] */
     long lb_period;
     double lb_threshold, shuffle_fraction, region_width, region_speed;
-    int lb_mode, lb_cost;
+    int lb_mode;
+    enum cost_kind lb_cost;
     long cost_factor, extra_cell_vars, extra_cell_array;
     /* [output] */
     long listing_period;

@@ -97,7 +97,7 @@ struct loadbalance *lb_create(struct run *run)
     }
     xmin = comm_min_double(run->comm, xmin);
     xmax = -comm_min_double(run->comm, -xmax);
-    lb->cost = (struct cost_params){.kind = (enum cost_kind)cfg->lb_cost,
+    lb->cost = (struct cost_params){.kind = cfg->lb_cost,
                                     .factor = (int)cfg->cost_factor,
                                     .xmin = xmin,
                                     .xmax = xmax,

@@ -319,11 +319,7 @@ struct scheme *scheme_create(struct run *run)
     struct mesh *m = run->mesh;
     struct scheme *s = xcalloc(1, sizeof *s);
     s->hp = (struct hydro_params){
-        .eos = {.kind = cfg->eos == 0 ? EOS_PERFECT : EOS_STIFFENED,
-                .gamma = cfg->gamma,
-                .p_inf = cfg->eos == 0 ? 0.0 : cfg->p_inf,
-                .newton_tol = cfg->newton_tol,
-                .newton_max = (int)cfg->newton_max},
+        .eos = eos_make(cfg->eos, cfg->gamma, cfg->p_inf, cfg->newton_tol, (int)cfg->newton_max),
         .cfl = cfg->cfl,
         .q1 = cfg->q1,
         .q2 = cfg->q2 >= 0 ? cfg->q2 : 0.5 * (cfg->gamma + 1.0),
@@ -332,15 +328,12 @@ struct scheme *scheme_create(struct run *run)
         .dt_max = cfg->dt_max,
         .dt_growth = cfg->dt_growth,
         .final_time = cfg->final_time,
-        .length = cfg->length == 0 ? LENGTH_VOLUME : LENGTH_FACES,
+        .length = cfg->length,
         .remap = cfg->remap == REMAP_EULER,
         .remap_heat = cfg->remap_heat,
-        .limiter = (enum limiter_kind)cfg->limiter,
+        .limiter = cfg->limiter,
     };
-    static const enum hydro_case cases[] = {[CASE_SOD] = HCASE_SOD, [CASE_BISOD_X] = HCASE_BISOD_X,
-                                            [CASE_SEDOV] = HCASE_SEDOV, [CASE_NOH] = HCASE_NOH,
-                                            [CASE_TRIPLE_POINT] = HCASE_TRIPLE_POINT};
-    s->cp = (struct case_params){.name = cases[cfg->case_name], .direction = cfg->direction,
+    s->cp = (struct case_params){.name = (enum hydro_case)(cfg->case_name - CASE_HYDRO), .direction = cfg->direction,
                                  .interface = cfg->interface, .sedov_energy = cfg->sedov_energy};
     if (s->cp.name == HCASE_SEDOV && s->cp.sedov_energy == 0) {
         double alpha = sedov_alpha((int)cfg->dim, cfg->gamma);

@@ -34,6 +34,8 @@ static void region(const struct case_params *cp, const double x[3], double *rho,
         *rho = x[0] < 1.0 ? 1.0 : x[1] < 1.5 ? 1.0 : 0.125;
         *p = x[0] < 1.0 ? 1.0 : 0.1;
         return;
+    case HCASE_COUNT: /* not a case */
+        break;
     }
 }
 

@@ -4,7 +4,7 @@
 
 #include "hydro.h"
 
-enum hydro_case { HCASE_SOD, HCASE_BISOD_X, HCASE_SEDOV, HCASE_NOH, HCASE_TRIPLE_POINT };
+enum hydro_case { HCASE_SOD, HCASE_BISOD_X, HCASE_SEDOV, HCASE_NOH, HCASE_TRIPLE_POINT, HCASE_COUNT };
 
 struct case_params {
     enum hydro_case name;

@@ -18,6 +18,8 @@ int cell_cost(const struct cost_params *cp, const double centre[3], double q, do
     }
     case COST_SHOCK:
         return q > 0 ? cp->factor : 1;
+    case COST_COUNT: /* not a model */
+        break;
     }
     return 1;
 }

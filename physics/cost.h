@@ -4,7 +4,7 @@
 
 #include "eos.h"
 
-enum cost_kind { COST_UNIFORM, COST_REGION, COST_SHOCK };
+enum cost_kind { COST_UNIFORM, COST_REGION, COST_SHOCK, COST_COUNT };
 
 struct cost_params {
     enum cost_kind kind;

@@ -4,6 +4,17 @@
 #include <float.h>
 #include <math.h>
 
+struct eos eos_make(enum eos_kind kind, double gamma, double p_inf, double newton_tol, int newton_max)
+{
+    return (struct eos){.kind = kind,
+                        .gamma = gamma,
+                        .p_inf = kind == EOS_STIFFENED ? p_inf : 0.0,
+                        .newton_tol = newton_tol,
+                        .newton_max = newton_max};
+}
+
+int eos_energy_admissible(const struct eos *q, double e) { return q->kind != EOS_PERFECT || e >= 0; }
+
 double eos_pressure(const struct eos *q, double rho, double e)
 {
     return (q->gamma - 1.0) * rho * e - q->gamma * q->p_inf;

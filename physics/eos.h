@@ -2,7 +2,7 @@
 #ifndef HYDRO_EOS_H
 #define HYDRO_EOS_H
 
-enum eos_kind { EOS_PERFECT, EOS_STIFFENED };
+enum eos_kind { EOS_PERFECT, EOS_STIFFENED, EOS_COUNT };
 
 struct eos {
     enum eos_kind kind;
@@ -11,6 +11,12 @@ struct eos {
     double newton_tol; /* relative tolerance of the energy update's Newton iteration */
     int newton_max;    /* iteration cap; failing to converge is an error */
 };
+
+/* An EOS of this kind; p_inf is kept for the stiffened gas only (a perfect gas has none). */
+struct eos eos_make(enum eos_kind kind, double gamma, double p_inf, double newton_tol, int newton_max);
+/* Whether a specific internal energy is a state of this EOS: a perfect gas needs e >= 0 (NaN is
+ * not), a stiffened gas takes any e (its p_inf makes negative energies physical). */
+int eos_energy_admissible(const struct eos *q, double e);
 
 double eos_pressure(const struct eos *q, double rho, double e);
 /* Specific internal energy giving pressure p at density rho (initial conditions). */

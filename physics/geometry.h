@@ -14,7 +14,7 @@ double geom_corners(const struct element *el, const double (*x)[3], double (*C)[
 /* Volume alone (same formula). */
 double geom_volume(const struct element *el, const double (*x)[3]);
 
-enum length_kind { LENGTH_VOLUME, LENGTH_FACES };
+enum length_kind { LENGTH_VOLUME, LENGTH_FACES, LENGTH_COUNT };
 /* Characteristic length: V^(1/dim) (MaHyCo's choice) or the smallest distance between the
  * centres of opposite faces. */
 double geom_length(const struct element *el, const double (*x)[3], double volume, enum length_kind kind);

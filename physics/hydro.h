@@ -8,7 +8,7 @@
 #include "geometry.h"
 #include "mesh.h"
 
-enum limiter_kind { LIMITER_MINMOD, LIMITER_SUPERBEE, LIMITER_VANLEER };
+enum limiter_kind { LIMITER_MINMOD, LIMITER_SUPERBEE, LIMITER_VANLEER, LIMITER_COUNT };
 
 struct hydro_params {
     struct eos eos;

@@ -65,6 +65,8 @@ double limiter(enum limiter_kind lim, double r)
         return 2 * r < 1 ? 2 * r : 1;
     case LIMITER_VANLEER:
         return 2 * r / (1 + r) < 1 ? 2 * r / (1 + r) : 1;
+    case LIMITER_COUNT: /* not a limiter */
+        break;
     }
     return 0;
 }
@@ -475,13 +477,13 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
         f->vol[c] = vol;
         f->rho[c] = f->mass[c] / vol;
         double heated = f->e[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
-        if (hp->remap_heat && (heated >= 0 || hp->eos.kind != EOS_PERFECT))
+        if (hp->remap_heat && eos_energy_admissible(&hp->eos, heated))
             f->e[c] = heated;
         /* the first failing cell is reported, but every cell is finished: mass and energy are
          * already the remapped ones (remap_cells), so the failure dump stays one state */
         if (!failed && !(f->mass[c] > 0))
             failed = HYDRO_FAIL(err, c, "the remap left no mass in the cell (time step too large for the mesh motion)");
-        if (!failed && !(f->e[c] >= 0) && hp->eos.kind == EOS_PERFECT)
+        if (!failed && !eos_energy_admissible(&hp->eos, f->e[c]))
             failed = HYDRO_FAIL(err, c, "the remap made the internal energy negative");
     }
     struct hydro_error later; /* after a failure, the first one stays the one reported */

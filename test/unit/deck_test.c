@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases.h"
 #include "deck.h"
 #include "tap.h"
 
@@ -147,6 +148,25 @@ int main(void)
            "--check output parses back to the same configuration, doubles exact");
     free(a);
     free(b);
+
+    /* the deck's physics choices are the physics enums: every value has its name */
+    static const struct {
+        const char *section, *key;
+        int first, count;
+    } enums[] = {{"case", "name", CASE_HYDRO, HCASE_COUNT}, {"physics", "eos", 0, EOS_COUNT},
+                 {"physics", "limiter", 0, LIMITER_COUNT},  {"physics", "length", 0, LENGTH_COUNT},
+                 {"loadbalance", "cost", 0, COST_COUNT}};
+    for (size_t e = 0; e < sizeof enums / sizeof *enums; e++) {
+        int named = 1;
+        for (int v = enums[e].first; v < enums[e].first + enums[e].count; v++)
+            named &= deck_enum_name(enums[e].section, enums[e].key, v) != NULL;
+        tap_ok(&t, named && !deck_enum_name(enums[e].section, enums[e].key, enums[e].first + enums[e].count),
+               "%s.%s: one deck choice for each value of its physics enum", enums[e].section, enums[e].key);
+    }
+    tap_ok(&t, !strcmp(deck_enum_name("case", "name", CASE_HYDRO + HCASE_TRIPLE_POINT), "triple_point") &&
+               !strcmp(deck_enum_name("physics", "eos", EOS_STIFFENED), "stiffened") &&
+               !strcmp(deck_enum_name("physics", "length", LENGTH_FACES), "faces"),
+           "deck choices are named by the physics enum constants");
 
     return tap_done(&t);
 }
