@@ -15,6 +15,7 @@
 #include "check.h"
 #include "comm.h"
 #include "crc32.h"
+#include "gidblocks.h"
 #include "h5util.h"
 #include "xdmf.h"
 
@@ -34,12 +35,6 @@ struct writer {
     const struct crc32_tables *crc;
     const char *path;
 };
-
-static int64_t block_size(int64_t n, int P)
-{
-    int64_t b = (n + P - 1) / P;
-    return b > 0 ? b : 1;
-}
 
 /* mkdir -p */
 static int make_dirs(const char *dir)
@@ -105,83 +100,6 @@ void checkpointer_destroy(struct checkpointer *cp)
     free(cp->written);
     free(cp->crc);
     free(cp);
-}
-
-/* Records of n owned items (each starts with its int64 gid) go to the rank holding their gid
- * block [r bs, (r+1) bs); returns this rank's block, in gid order, every gid present once. */
-/* Reordering by global id: item i (global id gid[i]) goes to the rank holding its block of
- * ids, at slot[i] of the send buffer, which the caller fills directly (one copy fewer). */
-struct reorder {
-    int *scount, *sdisp;
-    int32_t *slot;
-};
-
-static void reorder_plan(MPI_Comm comm, const int64_t *gid, int64_t n, int64_t N, struct reorder *ro,
-                         const char *what)
-{
-    int P = comm_size(comm);
-    int64_t bs = block_size(N, P);
-    ro->scount = xcalloc((size_t)P, sizeof *ro->scount);
-    ro->sdisp = xcalloc((size_t)P + 1, sizeof *ro->sdisp);
-    ro->slot = xmalloc((size_t)(n ? n : 1) * sizeof *ro->slot);
-    for (int64_t i = 0; i < n; i++) {
-        if (gid[i] < 0 || gid[i] >= N)
-            hydro_fatal(comm, EXIT_RUNTIME, "internal error: %s id %lld outside [0, %lld)", what, (long long)gid[i],
-                        (long long)N);
-        ro->scount[gid[i] / bs]++;
-    }
-    for (int r = 0; r < P; r++)
-        ro->sdisp[r + 1] = ro->sdisp[r] + ro->scount[r];
-    int *fill = xmalloc((size_t)P * sizeof *fill);
-    memcpy(fill, ro->sdisp, (size_t)P * sizeof *fill);
-    for (int64_t i = 0; i < n; i++)
-        ro->slot[i] = fill[gid[i] / bs]++;
-    free(fill);
-}
-
-/* Sends the records (rec bytes, global id first) and returns this rank's block in gid order;
- * frees sbuf and the plan. */
-static char *reorder_exchange(MPI_Comm comm, struct reorder *ro, char *sbuf, size_t rec, int64_t N, int64_t *lo_out,
-                              int64_t *cnt_out, const char *what)
-{
-    int P = comm_size(comm), me = comm_rank(comm);
-    int64_t bs = block_size(N, P);
-    int *rcount = xcalloc((size_t)P, sizeof *rcount), *rdisp = xcalloc((size_t)P + 1, sizeof *rdisp);
-    MPI_CHECK(MPI_Alltoall(ro->scount, 1, MPI_INT, rcount, 1, MPI_INT, comm));
-    for (int r = 0; r < P; r++)
-        rdisp[r + 1] = rdisp[r] + rcount[r];
-    int64_t lo = me * bs < N ? me * bs : N, hi = (me + 1) * bs < N ? (me + 1) * bs : N;
-    if (rdisp[P] != hi - lo)
-        hydro_fatal(comm, EXIT_RUNTIME, "internal error: %s block [%lld, %lld) receives %d items", what,
-                    (long long)lo, (long long)hi, rdisp[P]);
-    char *rbuf = xmalloc((size_t)(rdisp[P] ? rdisp[P] : 1) * rec);
-    MPI_Datatype t;
-    MPI_CHECK(MPI_Type_contiguous((int)rec, MPI_BYTE, &t));
-    MPI_CHECK(MPI_Type_commit(&t));
-    MPI_CHECK(MPI_Alltoallv(sbuf, ro->scount, ro->sdisp, t, rbuf, rcount, rdisp, t, comm));
-    MPI_CHECK(MPI_Type_free(&t));
-    free(sbuf);
-    /* gid order, each gid once */
-    char *block = xmalloc((size_t)(hi - lo ? hi - lo : 1) * rec);
-    char *seen = xcalloc((size_t)(hi - lo ? hi - lo : 1), 1);
-    for (int64_t i = 0; i < hi - lo; i++) {
-        int64_t gid;
-        memcpy(&gid, rbuf + (size_t)i * rec, sizeof gid);
-        if (gid < lo || gid >= hi || seen[gid - lo]++)
-            hydro_fatal(comm, EXIT_RUNTIME, "internal error: %s %lld sent to the block [%lld, %lld) twice or wrongly",
-                        what, (long long)gid, (long long)lo, (long long)hi);
-        memcpy(block + (size_t)(gid - lo) * rec, rbuf + (size_t)i * rec, rec);
-    }
-    free(seen);
-    free(rbuf);
-    free(rcount);
-    free(rdisp);
-    free(ro->scount);
-    free(ro->sdisp);
-    free(ro->slot);
-    *lo_out = lo;
-    *cnt_out = hi - lo;
-    return block;
 }
 
 /* One dataset [N] (k = 0) or [N][k], this rank writing rows [lo, lo + cnt) collectively, with
@@ -325,11 +243,12 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
                  c_vars = c_rank + 4, c_rec = c_vars + vars_width(reg, VAR_CELL);
     const struct var **vars = xmalloc((size_t)(reg->n ? reg->n : 1) * sizeof *vars);
     int nvars = dumped_vars(reg, VAR_CELL, vars);
-    struct reorder ro;
-    reorder_plan(comm, m->cell_gid, m->ncells_owned, m->global_ncells, &ro, "cell");
-    char *recs = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * c_rec);
+    struct gid_blocks blocks;
+    gid_blocks_init(&blocks, m->global_ncells, P);
+    struct gid_push push;
+    gid_push_init(&push, comm, &blocks, m->cell_gid, m->ncells_owned, c_rec, "cell");
     for (int32_t c = 0; c < m->ncells_owned; c++) {
-        char *r = recs + (size_t)ro.slot[c] * c_rec;
+        char *r = gid_push_record(&push, c);
         memcpy(r, &m->cell_gid[c], 8);
         for (int k = 0; k < nv; k++)
             memcpy(r + c_nodes + 8 * (size_t)k, &m->node_gid[m->cell_nodes[(size_t)c * nv + k]], 8);
@@ -340,22 +259,22 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
         pack_vars(vars, nvars, c, r + c_vars);
     }
     int64_t clo, ccnt;
-    char *cblock = reorder_exchange(comm, &ro, recs, c_rec, m->global_ncells, &clo, &ccnt, "cell");
+    char *cblock = gid_push_exchange(&push, &clo, &ccnt);
 
     /* node records: gid, coordinates, checkpointed node variables */
     const size_t n_xyz = 8, n_vars = n_xyz + 24, n_rec = n_vars + vars_width(reg, VAR_NODE);
     nvars = dumped_vars(reg, VAR_NODE, vars);
-    reorder_plan(comm, m->node_gid, m->nnodes_owned, m->global_nnodes, &ro, "node");
-    recs = xmalloc((size_t)(m->nnodes_owned ? m->nnodes_owned : 1) * n_rec);
+    gid_blocks_init(&blocks, m->global_nnodes, P);
+    gid_push_init(&push, comm, &blocks, m->node_gid, m->nnodes_owned, n_rec, "node");
     for (int32_t i = 0; i < m->nnodes_owned; i++) {
-        char *r = recs + (size_t)ro.slot[i] * n_rec;
+        char *r = gid_push_record(&push, i);
         memcpy(r, &m->node_gid[i], 8);
         memcpy(r + n_xyz, m->node_xyz + 3 * (size_t)i, 24);
         pack_vars(vars, nvars, i, r + n_vars);
     }
     free(vars);
     int64_t nlo, ncnt;
-    char *nblock = reorder_exchange(comm, &ro, recs, n_rec, m->global_nnodes, &nlo, &ncnt, "node");
+    char *nblock = gid_push_exchange(&push, &nlo, &ncnt);
 
     h5_attr_string(file, "format", CHECKPOINT_FORMAT, tmp);
     h5_attr_i32(file, "format_version", CHECKPOINT_FORMAT_VERSION, tmp);

@@ -15,14 +15,9 @@
 #include "checkpoint.h"
 #include "comm.h"
 #include "crc32.h"
+#include "gidblocks.h"
 #include "h5util.h"
 #include "idmap.h"
-
-static int64_t block_size(int64_t n, int P)
-{
-    int64_t b = (n + P - 1) / P;
-    return b > 0 ? b : 1;
-}
 
 /* Type class and dimensions of a dataset; -1 when absent or unreadable, -2 when its data is
  * not all in the file as hydro writes it (contiguous, rows x cols x type size bytes), -3 when
@@ -406,13 +401,12 @@ static int verify_rows(const struct reader *r, const char *name, int64_t lo, int
     return rc;
 }
 
+/* This rank's block of the n items of a dump: what it reads. */
 static void block_of(int64_t n, MPI_Comm comm, int64_t *lo, int64_t *cnt)
 {
-    int P = comm_size(comm), me = comm_rank(comm);
-    int64_t bs = block_size(n, P);
-    int64_t a = me * bs < n ? me * bs : n, b = (me + 1) * bs < n ? (me + 1) * bs : n;
-    *lo = a;
-    *cnt = b - a;
+    struct gid_blocks b;
+    gid_blocks_init(&b, n, comm_size(comm));
+    gid_blocks_range(&b, comm_rank(comm), lo, cnt);
 }
 
 int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cellset *block, char *err, size_t errlen)
@@ -420,6 +414,9 @@ int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cell
     err[0] = '\0';
     const struct element *el = element_of_dim(rf->dim);
     const int nv = el->nnodes, nf = el->nfaces, P = comm_size(comm);
+    struct gid_blocks cblocks, nblocks;
+    gid_blocks_init(&cblocks, rf->ncells, P);
+    gid_blocks_init(&nblocks, rf->nnodes, P);
     hid_t file = open_parallel(comm, rf->path);
     int64_t clo, ccnt, nlo, ncnt;
     block_of(rf->ncells, comm, &clo, &ccnt);
@@ -454,7 +451,7 @@ int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cell
                 if (nodes[(bad - clo) * nv + k] < 0 || nodes[(bad - clo) * nv + k] >= rf->nnodes)
                     snprintf(err, errlen, "%s: cell %lld uses node %lld, outside [0, %lld)", rf->path, bad,
                              (long long)nodes[(bad - clo) * nv + k], (long long)rf->nnodes);
-        char *msg = comm_bcast_text(comm, err, (int)(bad / block_size(rf->ncells, P)));
+        char *msg = comm_bcast_text(comm, err, gid_blocks_rank(&cblocks, bad));
         snprintf(err, errlen, "%s", comm_rank(comm) == 0 ? msg : "");
         free(msg);
         free(nodes);
@@ -463,27 +460,18 @@ int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cell
         return -1;
     }
 
-    /* coordinates of our cells' nodes, from the ranks holding their node blocks */
-    int64_t nbs = block_size(rf->nnodes, P);
-    struct outbox out;
-    outbox_init(&out, comm);
-    struct idmap asked;
-    idmap_init(&asked, (size_t)ccnt * 2);
+    /* coordinates of our cells' nodes, each asked once of the rank holding its node block */
+    int64_t nasked = 0;
+    int64_t *asked = xmalloc((size_t)(ccnt ? ccnt * nv : 1) * sizeof *asked);
+    struct idmap seen;
+    idmap_init(&seen, (size_t)ccnt * 2);
     for (int64_t i = 0; i < ccnt * nv; i++)
-        if (idmap_put(&asked, nodes[i], 0))
-            buf_put_i64(&out.to[nodes[i] / nbs], nodes[i]);
-    idmap_free(&asked);
-    struct inbox in;
-    comm_exchange(comm, &out, &in);
-    char *used = xcalloc((size_t)(ncnt ? ncnt : 1), 1);
-    for (int i = 0; i < in.n; i++)
-        while (!buf_done(&in.msg[i])) {
-            int64_t g = buf_get_i64(&in.msg[i]);
-            used[g - nlo] = 1;
-            buf_put_i64(&out.to[in.src[i]], g);
-            buf_put(&out.to[in.src[i]], xyz + 3 * (g - nlo), 3 * sizeof(double));
-        }
-    inbox_free(&in);
+        if (idmap_put(&seen, nodes[i], 0))
+            asked[nasked++] = nodes[i];
+    idmap_free(&seen);
+    unsigned char *used = xcalloc((size_t)(ncnt ? ncnt : 1), 1);
+    double *got = xmalloc((size_t)(nasked ? nasked : 1) * 3 * sizeof *got);
+    gid_fetch(comm, &nblocks, asked, nasked, (const char *)xyz, 3 * sizeof *xyz, (char *)got, used);
     /* node ids must be exactly the nodes of the cells: a node no cell uses has no owner */
     long long unused = LLONG_MAX;
     for (int64_t i = 0; i < ncnt; i++)
@@ -492,24 +480,19 @@ int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cell
     free(used);
     unused = comm_min_ll(comm, unused);
     if (unused != LLONG_MAX) {
-        outbox_free(&out);
         if (comm_rank(comm) == 0)
             snprintf(err, errlen, "%s: node %lld of /mesh/node_coords belongs to no cell", rf->path, unused);
+        free(asked);
+        free(got);
         free(nodes);
         free(tags);
         free(xyz);
         return -1;
     }
-    comm_exchange(comm, &out, &in);
-    outbox_free(&out);
-    for (int i = 0; i < in.n; i++)
-        while (!buf_done(&in.msg[i])) {
-            double x[3];
-            int64_t g = buf_get_i64(&in.msg[i]);
-            buf_get(&in.msg[i], x, sizeof x);
-            cellset_add_node(block, g, x);
-        }
-    inbox_free(&in);
+    for (int64_t i = 0; i < nasked; i++)
+        cellset_add_node(block, asked[i], got + 3 * i);
+    free(asked);
+    free(got);
     for (int64_t i = 0; i < ccnt; i++)
         cellset_add_cell(block, clo + i, nodes + i * nv, tags + i * nf);
     free(nodes);
@@ -545,49 +528,27 @@ static double *read_var_block(const struct reader *r, const struct registry *reg
     return rec;
 }
 
-/* Send every local item's gid to its block holder, get back its record, scatter it into reg. */
+/* Every local item's record from its block holder, scattered into the registry's variables. */
 static void fetch_records(MPI_Comm comm, struct registry *reg, enum var_center center, const int64_t *gid, int32_t n,
-                          int64_t N, int64_t lo, const double *block, int width)
+                          int64_t N, const double *block, int width)
 {
     if (width == 0)
         return; /* nothing checkpointed on these items */
-    int64_t bs = block_size(N, comm_size(comm));
-    struct outbox out;
-    outbox_init(&out, comm);
-    for (int32_t i = 0; i < n; i++)
-        buf_put_i64(&out.to[gid[i] / bs], gid[i]);
-    struct inbox in;
-    comm_exchange(comm, &out, &in);
-    for (int k = 0; k < in.n; k++)
-        while (!buf_done(&in.msg[k])) {
-            int64_t g = buf_get_i64(&in.msg[k]);
-            buf_put(&out.to[in.src[k]], block + (size_t)(g - lo) * width, (size_t)width * sizeof(double));
-        }
-    inbox_free(&in);
-    comm_exchange(comm, &out, &in);
-    outbox_free(&out);
-    /* replies come per block holder in our request order: walk our items in the same order */
-    int *slot = xmalloc((size_t)comm_size(comm) * sizeof *slot);
-    for (int r = 0; r < comm_size(comm); r++)
-        slot[r] = -1;
-    for (int k = 0; k < in.n; k++)
-        slot[in.src[k]] = k;
-    double *rec = xmalloc((size_t)(width ? width : 1) * sizeof *rec);
+    struct gid_blocks b;
+    gid_blocks_init(&b, N, comm_size(comm));
+    double *rec = xmalloc((size_t)(n ? n : 1) * (size_t)width * sizeof *rec);
+    gid_fetch(comm, &b, gid, n, (const char *)block, (size_t)width * sizeof *rec, (char *)rec, NULL);
     for (int32_t i = 0; i < n; i++) {
-        int r = (int)(gid[i] / bs);
-        buf_get(&in.msg[slot[r]], rec, (size_t)width * sizeof *rec);
         int off = 0;
         for (int v = 0; v < reg->n; v++) {
             struct var *var = &reg->v[v];
             if (var->center != center || !(var->flags & VAR_CHECKPOINT))
                 continue;
-            memcpy(var->data + (size_t)i * var->ncomp, rec + off, (size_t)var->ncomp * sizeof *rec);
+            memcpy(var->data + (size_t)i * var->ncomp, rec + (size_t)i * width + off, (size_t)var->ncomp * sizeof *rec);
             off += var->ncomp;
         }
     }
     free(rec);
-    free(slot);
-    inbox_free(&in);
 }
 
 int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct mesh *m, struct registry *reg,
@@ -644,8 +605,8 @@ int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct
         free(nodes);
         return -1;
     }
-    fetch_records(comm, reg, VAR_CELL, m->cell_gid, m->ncells, rf->ncells, clo, cells, width[VAR_CELL]);
-    fetch_records(comm, reg, VAR_NODE, m->node_gid, m->nnodes, rf->nnodes, nlo, nodes, width[VAR_NODE]);
+    fetch_records(comm, reg, VAR_CELL, m->cell_gid, m->ncells, rf->ncells, cells, width[VAR_CELL]);
+    fetch_records(comm, reg, VAR_NODE, m->node_gid, m->nnodes, rf->nnodes, nodes, width[VAR_NODE]);
     free(cells);
     free(nodes);
     return 0;

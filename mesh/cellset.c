@@ -87,7 +87,7 @@ const double *cellset_node_xyz(const struct cellset *s, int64_t gid)
     return i < 0 ? NULL : s->xyz + 3 * i;
 }
 
-void cellset_pack(const struct cellset *s, const int64_t *cells, int64_t n, struct buf *b)
+void cellset_pack(const struct cellset *s, const int32_t *cells, int64_t n, struct buf *b)
 {
     int nv = s->el->nnodes, nf = s->el->nfaces;
     struct idmap seen;

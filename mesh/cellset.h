@@ -32,7 +32,7 @@ void cellset_add_node(struct cellset *s, int64_t gid, const double xyz[3]);
 const double *cellset_node_xyz(const struct cellset *s, int64_t gid);
 
 /* Append cells cells[0..n-1] (indices into s) and the nodes they use to a message. */
-void cellset_pack(const struct cellset *s, const int64_t *cells, int64_t n, struct buf *b);
+void cellset_pack(const struct cellset *s, const int32_t *cells, int64_t n, struct buf *b);
 /* Read one packed block from a message and append it (duplicate nodes are merged). */
 void cellset_unpack(struct cellset *s, struct buf *b);
 

@@ -281,10 +281,10 @@ static void fetch_cells(MPI_Comm comm, const struct cellset *own, const struct i
     comm_exchange(comm, &out, &in);
     for (int i = 0; i < in.n; i++) {
         int64_t cnt = (int64_t)(in.msg[i].len / sizeof(int64_t));
-        int64_t *idx = xmalloc((size_t)cnt * sizeof *idx);
+        int32_t *idx = xmalloc((size_t)(cnt ? cnt : 1) * sizeof *idx);
         for (int64_t k = 0; k < cnt; k++) {
             int64_t g = buf_get_i64(&in.msg[i]);
-            idx[k] = idmap_get(own_index, g);
+            idx[k] = (int32_t)idmap_get(own_index, g);
             if (idx[k] < 0)
                 hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: rank %d asked for cell %lld, not owned here",
                             in.src[i], (long long)g);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "check.h"
 #include "mesh_local.h"
 
@@ -164,18 +165,16 @@ static void assemble_node_cells(struct mesh *m)
     const int nv = m->el->nnodes;
     const int64_t nc = m->ncells, nn = m->nnodes;
     checked_i32(nc * nv, "cell-node pairs");
-    m->node_cell_off = xcalloc((size_t)nn + 1, sizeof *m->node_cell_off);
-    for (int64_t i = 0; i < nc * nv; i++)
-        m->node_cell_off[m->cell_nodes[i] + 1]++;
-    for (int64_t i = 0; i < nn; i++)
-        m->node_cell_off[i + 1] += m->node_cell_off[i];
+    /* the corners (cell c, node k) = c nv + k sorted by node, then each corner becomes its cell */
+    int64_t *off = xmalloc(((size_t)nn + 1) * sizeof *off);
     m->node_cells = xmalloc((size_t)(nc > 0 ? nc * nv : 1) * sizeof *m->node_cells);
-    int32_t *fill = xmalloc((size_t)(nn ? nn : 1) * sizeof *fill);
-    memcpy(fill, m->node_cell_off, (size_t)nn * sizeof *fill);
-    for (int64_t c = 0; c < nc; c++)
-        for (int k = 0; k < nv; k++)
-            m->node_cells[fill[m->cell_nodes[c * nv + k]]++] = (int32_t)c;
-    free(fill);
+    bucket_sort(m->cell_nodes, nc * nv, (int)nn, off, m->node_cells);
+    for (int64_t j = 0; j < nc * nv; j++)
+        m->node_cells[j] /= nv;
+    m->node_cell_off = xmalloc(((size_t)nn + 1) * sizeof *m->node_cell_off);
+    for (int64_t i = 0; i <= nn; i++)
+        m->node_cell_off[i] = (int32_t)off[i];
+    free(off);
     for (int64_t i = 0; i < nn; i++) { /* insertion sort: lists are short */
         int32_t *l = m->node_cells + m->node_cell_off[i];
         int32_t n = m->node_cell_off[i + 1] - m->node_cell_off[i];

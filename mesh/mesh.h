@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "element.h"
 
@@ -56,6 +57,15 @@ struct mesh {
     int8_t *face_side;   /* [nfaces][2] face index inside each cell */
     int32_t *face_tag;   /* [nfaces] boundary tag, 0 inside */
 };
+
+/* The positions of cell c's nodes in its element's order, from x ([nodes][3], length units: the
+ * mesh's node_xyz or a field of positions), into xc: the one way a cell's coordinates are read. */
+static inline void mesh_cell_coords(const struct mesh *m, const double *x, int32_t c, double (*xc)[3])
+{
+    const int32_t *nodes = m->cell_nodes + (size_t)c * m->el->nnodes;
+    for (int k = 0; k < m->el->nnodes; k++)
+        memcpy(xc[k], x + 3 * (size_t)nodes[k], 3 * sizeof(double));
+}
 
 /* Boundary tags of the faces of cell c, in its element's face order (0 when none), into
  * tags[nfaces per cell]. Tags live on the faces only: a mesh tags boundary faces alone (the

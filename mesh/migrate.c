@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bucket.h"
 #include "check.h"
 
 /* A received item: message index in the high bits, position in the message in the low 40. */
@@ -69,19 +70,9 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
             outbox_init_pooled(&out[f], comm, &pools[f]);
         else
             outbox_init(&out[f], comm);
-    int64_t *first = xcalloc((size_t)P + 1, sizeof *first);
-    for (int32_t c = 0; c < m->ncells_owned; c++)
-        first[dest[c] + 1]++;
-    for (int r = 0; r < P; r++)
-        first[r + 1] += first[r];
+    int64_t *first = xmalloc(((size_t)P + 1) * sizeof *first);
     int32_t *by_dest = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *by_dest);
-    {
-        int64_t *fill = xmalloc((size_t)P * sizeof *fill);
-        memcpy(fill, first, (size_t)P * sizeof *fill);
-        for (int32_t c = 0; c < m->ncells_owned; c++)
-            by_dest[fill[dest[c]]++] = c;
-        free(fill);
-    }
+    bucket_sort(dest, m->ncells_owned, P, first, by_dest);
     int32_t *stamp = xmalloc((size_t)(m->nnodes ? m->nnodes : 1) * sizeof *stamp); /* node listed for r */
     for (int32_t n = 0; n < m->nnodes; n++)
         stamp[n] = -1;

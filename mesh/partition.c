@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "check.h"
 #include "mesh_local.h"
 
@@ -144,7 +145,7 @@ static void metis_kway(idx_t nvtx, idx_t *xadj, idx_t *adj, idx_t *vw, idx_t npa
 }
 
 /* Cells [first, last) of the list cells, indices into some, with their nodes into own. */
-static void keep_cells(const struct cellset *some, const int64_t *cells, int64_t first, int64_t last,
+static void keep_cells(const struct cellset *some, const int32_t *cells, int64_t first, int64_t last,
                        struct cellset *own)
 {
     const int nv = some->el->nnodes, nf = some->el->nfaces;
@@ -168,21 +169,13 @@ static void keep_cells(const struct cellset *some, const int64_t *cells, int64_t
 static void send_cells(MPI_Comm comm, const struct cellset *some, const int *dest, struct cellset *own)
 {
     int P = comm_size(comm), me = comm_rank(comm);
-    int64_t *count = xcalloc((size_t)P + 1, sizeof *count);
-    for (int64_t c = 0; c < some->ncells; c++) {
+    for (int64_t c = 0; c < some->ncells; c++)
         if (dest[c] < 0 || dest[c] >= P)
             hydro_fatal(comm, EXIT_RUNTIME, "internal error: cell %lld sent to rank %d of %d", (long long)some->gid[c],
                         dest[c], P);
-        count[dest[c] + 1]++;
-    }
-    for (int r = 0; r < P; r++)
-        count[r + 1] += count[r];
-    int64_t *cells = xmalloc((size_t)(some->ncells ? some->ncells : 1) * sizeof *cells);
-    int64_t *fill = xmalloc((size_t)P * sizeof *fill);
-    memcpy(fill, count, (size_t)P * sizeof *fill);
-    for (int64_t c = 0; c < some->ncells; c++)
-        cells[fill[dest[c]]++] = c;
-    free(fill);
+    int64_t *count = xmalloc(((size_t)P + 1) * sizeof *count);
+    int32_t *cells = xmalloc((size_t)(some->ncells ? some->ncells : 1) * sizeof *cells);
+    bucket_sort(dest, some->ncells, P, count, cells);
     struct outbox out;
     outbox_init(&out, comm);
     for (int r = 0; r < P; r++)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "check.h"
 #include "comm.h"
 
@@ -21,31 +22,27 @@ struct ghost_list {
 /* Ghost items (owner != me) grouped by owner rank, in local order inside a group. */
 static void group_by_owner(const int32_t *owner, int32_t first, int32_t n, int me, int P, struct ghost_list *g)
 {
-    int32_t *count = xcalloc((size_t)P + 1, sizeof *count);
-    for (int32_t i = first; i < n; i++)
-        if (owner[i] != me)
-            count[owner[i] + 1]++;
+    int64_t *off = xmalloc(((size_t)P + 1) * sizeof *off);
+    g->idx = xmalloc((size_t)(n - first + 1) * sizeof *g->idx);
+    bucket_sort(owner + first, n - first, P, off, g->idx);
+    if (off[me + 1] > off[me]) /* the numbering puts every owned item before first */
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: item %d after the owned ones is owned here",
+                    g->idx[off[me]] + first);
+    for (int32_t j = 0; j < n - first; j++)
+        g->idx[j] += first;
     g->n = 0;
     for (int r = 0; r < P; r++)
-        g->n += count[r + 1] > 0;
+        g->n += r != me && off[r + 1] > off[r];
     g->rank = xmalloc((size_t)(g->n + 1) * sizeof *g->rank);
     g->off = xmalloc((size_t)(g->n + 1) * sizeof *g->off);
-    int32_t *pos = xmalloc((size_t)P * sizeof *pos);
-    int k = 0;
     g->off[0] = 0;
-    for (int r = 0; r < P; r++)
-        if (count[r + 1] > 0) {
+    for (int r = 0, k = 0; r < P; r++)
+        if (r != me && off[r + 1] > off[r]) {
             g->rank[k] = r;
-            pos[r] = g->off[k];
-            g->off[k + 1] = g->off[k] + count[r + 1];
+            g->off[k + 1] = (int32_t)off[r + 1];
             k++;
         }
-    g->idx = xmalloc((size_t)(g->off[g->n] + 1) * sizeof *g->idx);
-    for (int32_t i = first; i < n; i++)
-        if (owner[i] != me)
-            g->idx[pos[owner[i]]++] = i;
-    free(pos);
-    free(count);
+    free(off);
 }
 
 static void plan_from(struct sync_plan *p, enum var_center center, const struct ghost_list *recv)

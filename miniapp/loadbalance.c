@@ -147,8 +147,7 @@ static int *weights(struct loadbalance *lb, struct run *run)
     int q_id = registry_find_center(&run->reg, "viscosity", VAR_CELL);
     for (int32_t c = 0; c < m->ncells_owned; c++) {
         double x[MAX_CELL_NODES][3], centre[3];
-        for (int k = 0; k < m->el->nnodes; k++)
-            memcpy(x[k], m->node_xyz + 3 * (size_t)m->cell_nodes[(size_t)c * m->el->nnodes + k], sizeof x[k]);
+        mesh_cell_coords(m, m->node_xyz, c, x);
         geom_centre(m->el, (const double(*)[3])x, centre);
         w[c] = cell_cost(&lb->cost, centre, q_id >= 0 ? run->reg.v[q_id].data[c] : 0, run->time);
     }
@@ -195,8 +194,7 @@ static void shuffle(struct run *run, double fraction, int *dest)
     struct by_x *o = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *o);
     for (int32_t c = 0; c < m->ncells_owned; c++) {
         double x[MAX_CELL_NODES][3], centre[3];
-        for (int k = 0; k < m->el->nnodes; k++)
-            memcpy(x[k], m->node_xyz + 3 * (size_t)m->cell_nodes[(size_t)c * m->el->nnodes + k], sizeof x[k]);
+        mesh_cell_coords(m, m->node_xyz, c, x);
         geom_centre(m->el, (const double(*)[3])x, centre);
         o[c] = (struct by_x){centre[0], m->cell_gid[c], c};
         dest[c] = run->rank;

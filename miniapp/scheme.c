@@ -431,8 +431,7 @@ void scheme_restored(struct scheme *s, struct run *run)
     lagrange_geometry(m, f, m->ncells);
     for (int32_t c = 0; c < m->ncells; c++) {
         double xc[MAX_CELL_NODES][3];
-        for (int k = 0; k < m->el->nnodes; k++)
-            memcpy(xc[k], f->x + 3 * (size_t)m->cell_nodes[(size_t)c * m->el->nnodes + k], sizeof xc[k]);
+        mesh_cell_coords(m, f->x, c, xc);
         f->len[c] = geom_length(m->el, (const double(*)[3])xc, f->vol[c], s->hp.length);
     }
     s->mass0 = run->restart->mass0;
@@ -590,8 +589,7 @@ int scheme_cycle(struct scheme *s, struct run *run)
     if (run->lb && lb_cost(run->lb)->kind != COST_UNIFORM && lb_cost(run->lb)->units > 0) /* the cost model's work */
         for (int32_t c = 0; c < m->ncells_owned; c++) {
             double x[MAX_CELL_NODES][3], centre[3];
-            for (int k = 0; k < m->el->nnodes; k++)
-                memcpy(x[k], f->x + 3 * (size_t)m->cell_nodes[(size_t)c * m->el->nnodes + k], sizeof x[k]);
+            mesh_cell_coords(m, f->x, c, x);
             geom_centre(m->el, (const double(*)[3])x, centre);
             int cost = cell_cost(lb_cost(run->lb), centre, f->q[c], run->time);
             s->burnt += cost_burn(&s->hp.eos, cost_evaluations(lb_cost(run->lb), cost), f->rho[c], f->e[c]);

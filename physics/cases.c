@@ -49,10 +49,9 @@ int case_init(const struct case_params *cp, const struct hydro_params *hp, const
     for (int32_t c = 0; c < nc; c++) {
         double xc[MAX_CELL_NODES][3], centre[3];
         int at_origin = 0;
-        for (int k = 0; k < nv; k++) {
-            memcpy(xc[k], f->x + 3 * (size_t)m->cell_nodes[(size_t)c * nv + k], sizeof xc[k]);
+        mesh_cell_coords(m, f->x, c, xc);
+        for (int k = 0; k < nv; k++)
             at_origin |= fabs(xc[k][0]) + fabs(xc[k][1]) + fabs(xc[k][2]) < 1e-12;
-        }
         geom_centre(el, (const double(*)[3])xc, centre);
         double p = 0;
         region(cp, centre, &f->rho[c], &p);

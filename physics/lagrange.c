@@ -14,19 +14,12 @@ void lagrange_save(struct hydro_fields *f, int32_t nc)
     memcpy(f->p0, f->p, (size_t)nc * sizeof *f->p);
 }
 
-static void cell_positions(const struct mesh *m, const double *x, int32_t c, double (*xc)[3])
-{
-    int nv = m->el->nnodes;
-    for (int k = 0; k < nv; k++)
-        memcpy(xc[k], x + 3 * (size_t)m->cell_nodes[(size_t)c * nv + k], 3 * sizeof(double));
-}
-
 void lagrange_geometry(const struct mesh *m, struct hydro_fields *f, int32_t nc)
 {
     int nv = m->el->nnodes;
     for (int32_t c = 0; c < nc; c++) {
         double xc[MAX_CELL_NODES][3];
-        cell_positions(m, f->x, c, xc);
+        mesh_cell_coords(m, f->x, c, xc);
         f->vol[c] = geom_corners(m->el, (const double(*)[3])xc, (double(*)[3])(f->corner + (size_t)c * nv * 3));
     }
 }
@@ -105,7 +98,7 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
     const struct element *el = m->el;
     for (int32_t c = 0; c < nc; c++) { /* the volume only: the next cycle computes its corner vectors */
         double xc[MAX_CELL_NODES][3];
-        cell_positions(m, f->x, c, xc);
+        mesh_cell_coords(m, f->x, c, xc);
         double V = f->vol[c] = geom_volume(el, (const double(*)[3])xc);
         if (!(V > 0))
             return HYDRO_FAIL(err, c, V <= 0 ? "non-positive volume" : "volume is NaN");
@@ -159,7 +152,7 @@ double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f,
 void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls *w)
 {
     const struct element *el = m->el;
-    int nf = el->nfaces, nv = el->nnodes;
+    int nf = el->nfaces;
     w->nnodes = nn;
     w->count = xcalloc((size_t)(nn ? nn : 1), sizeof *w->count);
     w->first = xcalloc((size_t)(nn ? nn : 1), sizeof *w->first);
@@ -186,8 +179,7 @@ void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls
                 if (!on)
                     continue;
                 double xc[MAX_CELL_NODES][3], nrm[3];
-                for (int i = 0; i < nv; i++)
-                    memcpy(xc[i], x + 3 * (size_t)m->cell_nodes[(size_t)c * nv + i], sizeof xc[i]);
+                mesh_cell_coords(m, x, c, xc);
                 geom_face_normal(el, (const double(*)[3])xc, f, nrm);
                 double len = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
                 if (!(len > 0))

@@ -89,13 +89,6 @@ void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct re
     }
 }
 
-static void gather(const struct mesh *m, const double *x, int32_t c, double (*xc)[3])
-{
-    int nv = m->el->nnodes;
-    for (int k = 0; k < nv; k++)
-        memcpy(xc[k], x + 3 * (size_t)m->cell_nodes[(size_t)c * nv + k], sizeof xc[k]);
-}
-
 void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc)
 {
     const int nv = m->el->nnodes;
@@ -225,7 +218,7 @@ static int neighbour(const struct mesh *m, const double *x, const struct remap_w
     if (b == FACE_CUT)
         return 0;
     double xcell[MAX_CELL_NODES][3], n[3], fc[3] = {0, 0, 0};
-    gather(m, x, c, xcell);
+    mesh_cell_coords(m, x, c, xcell);
     geom_face_normal(m->el, (const double(*)[3])xcell, s, n);
     double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     for (int i = 0; i < m->el->nface_nodes; i++)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bucket.h"
 #include "cartesian.h"
 #include "cellset.h"
 #include "element.h"
@@ -404,7 +405,7 @@ static void test_idmap_and_pack(void)
     cellset_init(&r, 3);
     int64_t lo[3] = {0, 0, 0};
     cartesian_generate(&b, lo, b.n, &s);
-    int64_t pick[3] = {5, 0, 11};
+    int32_t pick[3] = {5, 0, 11};
     struct buf msg = {0};
     cellset_pack(&s, pick, 3, &msg);
     cellset_pack(&s, pick + 1, 1, &msg); /* a node seen twice is merged */
@@ -436,5 +437,19 @@ int main(void)
     test_split();
     test_gmsh();
     test_idmap_and_pack();
+    /* counting sort by key: stable inside a key, negative keys left out */
+    {
+        const int32_t key[8] = {2, 0, -1, 2, 1, 0, 2, -3};
+        int64_t off[4];
+        int32_t order[8] = {0};
+        bucket_sort(key, 8, 3, off, order);
+        const int64_t want_off[4] = {0, 2, 3, 6};
+        const int32_t want[6] = {1, 5, 4, 0, 3, 6};
+        tap_ok(&t, !memcmp(off, want_off, sizeof off) && !memcmp(order, want, sizeof want),
+               "bucket_sort groups items by key, ascending inside a key, negative keys left out");
+        bucket_sort(key, 0, 3, off, order);
+        tap_ok(&t, off[0] == 0 && off[3] == 0, "bucket_sort of no item: every key empty");
+    }
+
     return tap_done(&t);
 }
