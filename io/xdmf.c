@@ -73,7 +73,7 @@ int xdmf_write_dump(const char *dir, long cycle, double time, int dim, int64_t n
         snprintf(dset, sizeof dset, "/%s/%s", cell ? "cells" : "nodes", var->name);
         /* ParaView lists cell and point arrays apart, but names must not collide in a grid */
         fprintf(f, "%s<Attribute Name=\"%s%s\" AttributeType=\"%s\" Center=\"%s\">\n", in, var->name,
-                !cell && registry_find_center(reg, var->name, VAR_CELL) >= 0 ? "_node" : "",
+                !cell && registry_name_shared(reg, v) ? "_node" : "",
                 var->ncomp == 1 ? "Scalar" : var->ncomp == 3 ? "Vector" : "Matrix", cell ? "Cell" : "Node");
         data_item(f, "        ", cell ? ncells : nnodes, var->ncomp > 1 ? var->ncomp : 0, "Float", 8, cycle, dset);
         fprintf(f, "%s</Attribute>\n", in);

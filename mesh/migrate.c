@@ -15,7 +15,7 @@ static int64_t code_of(int msg, int64_t pos) { return ((int64_t)msg << POS_BITS)
 static int msg_of(int64_t code) { return (int)(code >> POS_BITS); }
 static int64_t pos_of(int64_t code) { return code & (((int64_t)1 << POS_BITS) - 1); }
 
-static int owned_var(const struct var *v, enum var_center center) { return v->center == center && !v->external; }
+static int owned_var(const struct var *v, enum var_center center) { return v->center == center && (v->flags & VAR_MIGRATE); }
 
 /* Every registry-owned variable of the family, each as one block over the listed items. */
 static void pack_values(struct buf *b, const struct registry *reg, enum var_center center, const int32_t *items,

@@ -183,9 +183,9 @@ struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, stru
     g->nvars = nvars;
     g->vars = xmalloc((size_t)(nvars ? nvars : 1) * sizeof *g->vars);
     for (int v = 0; v < nvars; v++) {
-        if (reg->v[vars[v]].center != plan->center)
-            hydro_fatal(comm, EXIT_RUNTIME, "internal error: variable '%s' synchronised with the wrong plan",
-                        reg->v[vars[v]].name);
+        if (reg->v[vars[v]].center != plan->center || !(reg->v[vars[v]].flags & VAR_SYNC))
+            hydro_fatal(comm, EXIT_RUNTIME, "internal error: variable '%s' synchronised %s",
+                        reg->v[vars[v]].name, reg->v[vars[v]].flags & VAR_SYNC ? "with the wrong plan" : "without VAR_SYNC");
         g->vars[v] = vars[v];
         g->width += reg->v[vars[v]].ncomp;
     }

@@ -34,7 +34,8 @@ int registry_add(struct registry *r, const char *name, enum var_center center, i
     for (int i = 0; i < r->n; i++) /* one name per centering: cells and nodes may both have a "mass" */
         if (r->v[i].center == center && !strcmp(r->v[i].name, name))
             hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: variable '%s' registered twice", name);
-    if (strlen(name) >= sizeof r->v[0].name || ncomp < 1)
+    if (strlen(name) >= sizeof r->v[0].name || ncomp < 1 || ((flags & VAR_MIGRATE) && !(flags & VAR_SYNC)) ||
+        ((flags & VAR_SHOCK) && (center != VAR_CELL || ncomp != 1 || registry_flagged(r, VAR_SHOCK) >= 0)))
         hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: bad variable '%s'", name);
     if (r->n == r->cap) {
         r->cap = r->cap ? 2 * r->cap : 16;
@@ -56,6 +57,8 @@ int registry_add(struct registry *r, const char *name, enum var_center center, i
 int registry_add_external(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
                           const char *unit, double *data)
 {
+    if (flags & VAR_MIGRATE) /* migration reallocates a variable's array: it must be the registry's */
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: external variable '%s' cannot migrate", name);
     int id = registry_add(r, name, center, ncomp, flags, unit);
     free(r->v[id].data);
     r->v[id].data = data;
@@ -72,24 +75,24 @@ void registry_set_external(struct registry *r, int id, double *data)
 void registry_set_view(struct registry *r, int id, double *data, int stride)
 {
     struct var *v = &r->v[id];
-    if (!v->external || v->flags || stride < v->ncomp)
+    if (!v->external || (v->flags & ~(unsigned)VAR_SYNC) || stride < v->ncomp)
         hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: variable '%s' cannot be a view", v->name);
     v->data = data;
     v->stride = stride;
 }
 
-int registry_find(const struct registry *r, const char *name)
+int registry_flagged(const struct registry *r, unsigned flag)
 {
     for (int i = 0; i < r->n; i++)
-        if (!strcmp(r->v[i].name, name))
+        if (r->v[i].flags & flag)
             return i;
     return -1;
 }
 
-int registry_find_center(const struct registry *r, const char *name, enum var_center center)
+int registry_name_shared(const struct registry *r, int id)
 {
     for (int i = 0; i < r->n; i++)
-        if (r->v[i].center == center && !strcmp(r->v[i].name, name))
-            return i;
-    return -1;
+        if (r->v[i].center != r->v[id].center && !strcmp(r->v[i].name, r->v[id].name))
+            return 1;
+    return 0;
 }

@@ -5,9 +5,14 @@
 #include <stdint.h>
 
 enum var_center { VAR_CELL, VAR_NODE };
+/* The flags decide what every module does with a variable; none looks a variable up by name. */
 enum var_flags {
-    VAR_SYNC = 1u << 0,      /* ghosts receive the owner's value */
-    VAR_CHECKPOINT = 1u << 1 /* written to dumps, read on restart */
+    VAR_SYNC = 1u << 0,       /* may be synchronised: ghosts receive the owner's value (sync.c refuses others) */
+    VAR_CHECKPOINT = 1u << 1, /* written to dumps, read on restart */
+    VAR_MIGRATE = 1u << 2,    /* travels with its items when cells migrate, synchronised whole around it
+                               * (registry-owned storage and VAR_SYNC required) */
+    VAR_SHOCK = 1u << 3       /* the cell variable that loadbalance.cost = shock reads: cells where it is
+                               * positive cost more (at most one) */
 };
 
 struct var {
@@ -34,16 +39,18 @@ void registry_free(struct registry *r);
 int registry_add(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
                  const char *unit);
 /* A variable whose storage belongs to someone else (mesh coordinates): synchronised like the
- * others, never freed by the registry. */
+ * others, never freed by the registry, never migrated (VAR_MIGRATE is refused). */
 int registry_add_external(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
                           const char *unit, double *data);
 void registry_set_external(struct registry *r, int id, double *data);
 /* An external variable that sees ncomp columns of a wider array (item i at data + i * stride),
  * so that it is synchronised in place. Only synchronisation honours the stride: a view has no
- * flags, and migration and dumps skip external variables. */
+ * flag but VAR_SYNC (never dumped, never migrated). */
 void registry_set_view(struct registry *r, int id, double *data, int stride);
-int registry_find(const struct registry *r, const char *name); /* first with that name, -1 if absent */
-int registry_find_center(const struct registry *r, const char *name, enum var_center center);
+/* The variable carrying flag (the first one), -1 when none does. */
+int registry_flagged(const struct registry *r, unsigned flag);
+/* Whether a variable of the other centering has the same name (/cells/mass and /nodes/mass). */
+int registry_name_shared(const struct registry *r, int id);
 /* Items of a variable's centering. */
 int32_t registry_items(const struct registry *r, int id);
 

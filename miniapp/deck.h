@@ -22,7 +22,7 @@ enum case_name { CASE_SYNC_ONLY, CASE_HYDRO };
 enum sync_pattern { PATTERN_MAHYCO, PATTERN_MINIMAL };
 enum remap_choice { REMAP_NONE, REMAP_EULER };
 enum lb_mode { LB_METIS, LB_SHUFFLE };
-enum partitioner { PART_METIS, PART_BLOCK };
+enum partitioner_choice { PART_METIS, PART_BLOCK };
 enum sync_mode { SYNC_PERSISTENT, SYNC_BASIC };
 
 /* The fully resolved, validated run configuration. Read-only after deck_load. */

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+#include "comm.h"
 #include "timers.h"
 
 static const char *const names[K_COUNT] = {
-#define X(id, name, help) [id] = name,
+#define X(id, name, items, help) [id] = name,
     KERNEL_LIST(X)
 #undef X
 };
@@ -184,6 +186,66 @@ double kernels_end(struct kernels *k, enum kernel id, const struct kernel_work *
                k->b[id] * (k->scale_own * w->m_own + k->scale_ghost * w->m_ghost);
     kernel_sums_add(&k->sums[id], n, m, t);
     return t;
+}
+
+static const enum kernel_items items_of[K_COUNT] = {
+#define X(id, name, items, help) [id] = items,
+    KERNEL_LIST(X)
+#undef X
+};
+
+void kernels_attach(struct kernels *k, const struct mesh *m, int remap)
+{
+    if (k->on && remap) {
+        k->act_cells = xmalloc(((size_t)m->ncells + 1) * sizeof *k->act_cells);
+        k->act_nodes = xmalloc(((size_t)m->nnodes + 1) * sizeof *k->act_nodes);
+    }
+}
+
+void kernels_detach(struct kernels *k)
+{
+    free(k->act_cells);
+    free(k->act_nodes);
+    k->act_cells = k->act_nodes = NULL;
+}
+
+void kernels_count_active(struct kernels *k, const struct mesh *m, const unsigned char *moved)
+{
+    if (!k->on)
+        return;
+    int nv = m->el->nnodes;
+    k->act_nodes[0] = 0;
+    for (int32_t i = 0; i < m->nnodes; i++)
+        k->act_nodes[i + 1] = k->act_nodes[i] + moved[i];
+    k->act_cells[0] = 0;
+    for (int32_t c = 0; c < m->ncells; c++) {
+        int any = 0;
+        for (int j = 0; j < nv; j++)
+            any |= moved[m->cell_nodes[(size_t)c * nv + j]];
+        k->act_cells[c + 1] = k->act_cells[c] + any;
+    }
+}
+
+void kernels_account(struct kernels *k, const struct mesh *m, enum kernel id, int32_t n)
+{
+    if (!k->on)
+        return;
+    int nodes = items_of[id] == ITEMS_NODES;
+    int32_t own = nodes ? m->node_layer_start[1] : m->ncells_owned, o = n < own ? n : own;
+    const int32_t *act = id >= K_FIRST_REMAP ? (nodes ? k->act_nodes : k->act_cells) : NULL;
+    struct kernel_work w = {.n_own = o, .n_ghost = n - o, .m_own = o, .m_ghost = n - o};
+    if (act) {
+        w.m_own = act[o];
+        w.m_ghost = act[n] - act[o];
+    }
+    k->pending += kernels_end(k, id, &w);
+}
+
+void kernels_flush(struct kernels *k)
+{
+    if (k->pending > 0)
+        comm_compute(k->pending);
+    k->pending = 0;
 }
 
 void kernels_write(const struct kernels *k, FILE *out, const char *what)

@@ -2,35 +2,12 @@
 #ifndef HYDRO_KERNELS_H
 #define HYDRO_KERNELS_H
 
+#include <stdint.h>
 #include <stdio.h>
 
-/* The kernels the scheme times one by one. "items" are the cells or nodes a call loops over;
- * "active" items are those a remap kernel really works on (cells with a node that moves, moved
- * nodes): the remap skips the rest, so its cost is a per-item part plus a per-active-item part. */
-#define KERNEL_LIST(X)                                                          \
-    X(K_SAVE, "lagrange_save", "cells: copy the state at the start of the step") \
-    X(K_GEOMETRY, "lagrange_geometry", "cells: corner vectors")                  \
-    X(K_FORCES, "lagrange_forces", "nodes: corner forces")                       \
-    X(K_VELOCITY, "lagrange_velocity", "nodes: velocity, walls")                 \
-    X(K_POSITIONS, "lagrange_positions", "nodes: move")                          \
-    X(K_CELLS, "lagrange_cells", "cells: volume, density, energy, EOS, viscosity") \
-    X(K_DT, "lagrange_dt", "owned cells: the time step candidate")               \
-    X(K_R_TARGETS, "remap_targets", "nodes: targets of the sweep")              \
-    X(K_R_VALUES, "remap_values", "cells: values and centres")                  \
-    X(K_R_SWEPT, "remap_swept", "cells: swept volumes of their faces")          \
-    X(K_R_GRADIENTS, "remap_gradients", "cells: least-squares slopes")          \
-    X(K_R_LIMIT, "remap_limit", "cells: slope limiter")                         \
-    X(K_R_CELLS, "remap_cells", "cells: fluxes and new values")                 \
-    X(K_R_NODES, "remap_nodes", "nodes: new velocity and mass")                 \
-    X(K_R_FINISH, "remap_finish", "cells: volume, density, energy at the targets") \
-    X(K_R_MOVE, "remap_move", "nodes: back to the targets")
+#include "cycle.h"
+#include "mesh.h"
 
-enum kernel {
-#define X(id, name, help) id,
-    KERNEL_LIST(X)
-#undef X
-        K_COUNT
-};
 const char *kernel_name(enum kernel k);
 
 /* Sufficient statistics of the least-squares fit t = a n + b m over a kernel's calls. */
@@ -57,6 +34,8 @@ struct kernels {
     const char *report;            /* HYDRO_KERNEL_REPORT: file written at the end, or NULL */
     struct kernel_sums sums[K_COUNT];
     double t0, dt;
+    int32_t *act_cells, *act_nodes; /* with on: prefix counts of active cells and moved nodes */
+    double pending;                 /* model: seconds of compute not yet charged (kernels_flush) */
 };
 
 /* From the environment: HYDRO_KERNEL_REPORT=FILE, HYDRO_COMPUTE_MODEL=FILE and
@@ -70,6 +49,20 @@ int kernels_read_model(struct kernels *k, const char *path, char *why, size_t le
 void kernels_begin(struct kernels *k);
 void kernels_stop(struct kernels *k);
 double kernels_end(struct kernels *k, enum kernel id, const struct kernel_work *w);
+/* The mesh a run computes on, with or without the remap (its kernels count active items). */
+void kernels_attach(struct kernels *k, const struct mesh *m, int remap);
+void kernels_detach(struct kernels *k);
+/* Prefix counts of moved nodes and of cells with a moved node (moved: [nnodes] flags), after
+ * the remap's targets; not part of any kernel's time (the accounting's own work). */
+void kernels_count_active(struct kernels *k, const struct mesh *m, const unsigned char *moved);
+/* The call measured last (kernels_begin ... kernels_stop) as kernel id over its items [0, n) of
+ * m's cells or nodes; in the SMPI model its time is added to what this rank computes before its
+ * next communication (kernels_flush). */
+void kernels_account(struct kernels *k, const struct mesh *m, enum kernel id, int32_t n);
+/* SMPI model: charge the compute since the last communication in one piece, before the next one
+ * (one simulated action per compute phase, as SMPI makes of measured time). */
+void kernels_flush(struct kernels *k);
+
 /* One line per kernel: name calls items active_items seconds a b (seconds per item and per active
  * item), after a comment header; the model reads a and b back. */
 void kernels_write(const struct kernels *k, FILE *out, const char *what);

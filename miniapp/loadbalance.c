@@ -12,10 +12,10 @@
 #include "cost.h"
 #include "geometry.h"
 #include "migrate.h"
+#include "distribute.h"
 #include "partition.h"
+#include "case.h"
 #include "run.h"
-#include "scheme.h"
-#include "sync_only.h"
 
 struct loadbalance {
     int nextra, array_width;
@@ -79,12 +79,13 @@ struct loadbalance *lb_create(struct run *run)
     for (int i = 0; i < lb->nextra; i++) {
         char name[64];
         snprintf(name, sizeof name, "AdditionalCellVariable%d", i);
-        int id = registry_add(&run->reg, name, VAR_CELL, 1, VAR_SYNC, "1");
+        int id = registry_add(&run->reg, name, VAR_CELL, 1, VAR_SYNC | VAR_MIGRATE, "1");
         if (i == 0)
             lb->first_extra = id;
     }
     if (lb->array_width > 0)
-        lb->array_id = registry_add(&run->reg, "AdditionalCellArray", VAR_CELL, lb->array_width, VAR_SYNC, "1");
+        lb->array_id = registry_add(&run->reg, "AdditionalCellArray", VAR_CELL, lb->array_width,
+                                    VAR_SYNC | VAR_MIGRATE, "1");
     padding_fill(lb, run);
     const char *env = getenv("ARCANE_MESH_EXCHANGE_USE_COLLECTIVE");
     lb->collective = env && (!strcmp(env, "1") || !strcmp(env, "TRUE"));
@@ -122,7 +123,7 @@ static void calibrate(struct loadbalance *lb, struct run *run, double seconds)
 {
     const long n = 200000;
     double t[2] = {seconds / (run->mesh->ncells_owned > 0 ? run->mesh->ncells_owned : 1),
-                   scheme_burn_seconds(run->scheme, n) / n};
+                   case_burn_seconds(run, n) / n};
     comm_sum_doubles(run->comm, t, 2);
     long units = t[1] > 0 ? lround(t[0] / t[1]) : 1;
     lb->cost.units = units > 0 ? (int)(units < 1000000 ? units : 1000000) : 1;
@@ -135,7 +136,7 @@ static void calibrate(struct loadbalance *lb, struct run *run, double seconds)
 void lb_account(struct loadbalance *lb, struct run *run, double seconds)
 {
     lb->busy += seconds;
-    if (lb->cost.kind != COST_UNIFORM && run->scheme && lb->cost.units == 0 && run->cycle > run->first_cycle)
+    if (lb->cost.kind != COST_UNIFORM && case_burns(run) && lb->cost.units == 0 && run->cycle > run->first_cycle)
         calibrate(lb, run, seconds);
 }
 
@@ -144,22 +145,19 @@ static int *weights(struct loadbalance *lb, struct run *run)
 {
     const struct mesh *m = run->mesh;
     int *w = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *w);
-    int q_id = registry_find_center(&run->reg, "viscosity", VAR_CELL);
-    for (int32_t c = 0; c < m->ncells_owned; c++) {
-        double x[MAX_CELL_NODES][3], centre[3];
-        mesh_cell_coords(m, m->node_xyz, c, x);
-        geom_centre(m->el, (const double(*)[3])x, centre);
-        w[c] = cell_cost(&lb->cost, centre, q_id >= 0 ? run->reg.v[q_id].data[c] : 0, run->time);
-    }
+    int q_id = registry_flagged(&run->reg, VAR_SHOCK); /* none (sync_only): no cell is in a shock */
+    const double *q = q_id >= 0 ? run->reg.v[q_id].data : NULL;
+    for (int32_t c = 0; c < m->ncells_owned; c++)
+        w[c] = cell_cost_of(&lb->cost, m, m->node_xyz, q, c, run->time);
     return w;
 }
 
-/* Every registry-owned variable of one centering, as one synchronisation. */
+/* Every migrating variable of one centering, as one synchronisation. */
 static void sync_all(struct run *run, enum var_center center)
 {
     int *ids = xmalloc((size_t)(run->reg.n ? run->reg.n : 1) * sizeof *ids), n = 0;
     for (int v = 0; v < run->reg.n; v++)
-        if (run->reg.v[v].center == center && !run->reg.v[v].external)
+        if (run->reg.v[v].center == center && (run->reg.v[v].flags & VAR_MIGRATE))
             ids[n++] = v;
     if (n) {
         struct sync_group *g = sync_group_create(run->comm, center == VAR_CELL ? &run->cell_plan : &run->node_plan,
@@ -225,10 +223,11 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     double wb = 0, wa = 0;
     int *w = weights(lb, run);
     if (cfg->lb_mode == LB_METIS) {
-        partition_rebalance(run->comm, m, w, dest, &wb, &wa);
+        partition_rebalance(run->comm, partitioner_named(deck_enum_name("loadbalance", "mode", cfg->lb_mode)), m, w,
+                            dest, &wb, &wa);
     } else {
         shuffle(run, cfg->shuffle_fraction, dest);
-        partition_weight_imbalance(run->comm, m, w, dest, &wb, &wa);
+        distribute_weight_imbalance(run->comm, m->ncells_owned, w, dest, &wb, &wa);
     }
     free(w);
     double t_part = comm_wtime() - t0;
@@ -243,10 +242,7 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
 
     sync_all(run, VAR_CELL); /* every local copy is then as good as the owner's */
     sync_all(run, VAR_NODE);
-    if (run->scheme)
-        scheme_detach(run->scheme);
-    else
-        sync_case_detach(run->sync_case);
+    case_detach(run);
     struct migration mg;
     migration_run(run->comm, m, &run->reg, dest, lb->collective, lb->pools, &mg);
     free(dest);
@@ -263,10 +259,7 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     sync_plans_build(run->comm, nm, &run->cell_plan, &run->node_plan);
     sync_all(run, VAR_CELL); /* the new ghosts from their owners */
     sync_all(run, VAR_NODE);
-    if (run->scheme)
-        scheme_attach(run->scheme, run);
-    else
-        sync_case_attach(run->sync_case, run);
+    case_attach(run);
     padding_check(lb, run);
     double t_rebuild = comm_wtime() - t1;
 

@@ -8,16 +8,16 @@
 #include <sys/resource.h>
 #endif
 
+#include "case.h"
 #include "check.h"
 #include "checkpoint.h"
 #include "comm.h"
 #include "loadbalance.h"
 #include "partition.h"
+#include "quality.h"
 #include "restart.h"
 #include "run.h"
-#include "scheme.h"
 #include "setup.h"
-#include "sync_only.h"
 #include "version.h"
 
 static void banner(struct run *run)
@@ -77,8 +77,7 @@ static void dump(struct run *run)
                              .dt_old = run->dt_old,
                              .deck_text = run->deck_text,
                              .code_version = version};
-    if (run->scheme)
-        scheme_totals0(run->scheme, &meta.mass0, &meta.energy0);
+    case_totals0(run, &meta.mass0, &meta.energy0);
     struct dump_report rep;
     timers_start(&run->tm, TIMER_DUMP);
     if (checkpoint_write(run->dumps, run->mesh, &run->reg, &meta, &rep, err, sizeof err))
@@ -122,12 +121,7 @@ static void prolog(struct run *run)
     registry_init(&run->reg, run->mesh->ncells, run->mesh->nnodes);
     run->first_cycle = 1;
     run->last_dump = -1;
-    if (cfg->case_name == CASE_SYNC_ONLY) {
-        run->sync_case = sync_case_create(run);
-        run->dt = run->dt_old = 1.0; /* no physics: time counts cycles */
-    } else {
-        run->scheme = scheme_create(run); /* sets dt */
-    }
+    case_create(run); /* sets dt */
     timers_stop(&run->tm, TIMER_PLANS);
     if (run->restart) {
         timers_start(&run->tm, TIMER_RESTART);
@@ -139,10 +133,7 @@ static void prolog(struct run *run)
         run->time = run->restart->time;
         run->dt = run->restart->dt;
         run->dt_old = run->restart->dt_old;
-        if (run->scheme)
-            scheme_restored(run->scheme, run);
-        else if (cfg->verify)
-            sync_case_check_restart(run->sync_case, run);
+        case_restored(run);
     }
     run->lb = lb_create(run);
     stop_create(&run->stop, run->comm, cfg->walltime, run->t_start);
@@ -156,16 +147,6 @@ static void prolog(struct run *run)
     listing_printf(run->lst, "Internal", "Initialisation done in %.6f s; starting the time loop",
                    run->tm.total[TIMER_INIT]);
     listing_flush(run->lst);
-}
-
-/* A cycle of the case; -1 when the run must stop on a failure. */
-static int cycle(struct run *run)
-{
-    if (run->scheme)
-        return scheme_cycle(run->scheme, run); /* advances time and sets the next dt */
-    sync_case_cycle(run->sync_case, run);
-    run->time += run->dt;
-    return 0;
 }
 
 /* A stop request every rank agreed on: dump (once per cycle), say where and how to restart.
@@ -187,13 +168,8 @@ static int act_on_stop(struct run *run, enum stop_request req)
     return req != STOP_DUMP;
 }
 
-/* The hydro cases stop at final_time too. */
-static int more(const struct run *run)
-{
-    if (run->cycle > run->cfg.max_cycles)
-        return 0;
-    return !run->scheme || run->time < run->cfg.final_time;
-}
+/* Up to max_cycles, unless the case is over before (a final time). */
+static int more(const struct run *run) { return run->cycle <= run->cfg.max_cycles && !case_finished(run); }
 
 static void time_loop(struct run *run)
 {
@@ -208,7 +184,7 @@ static void time_loop(struct run *run)
         if (run->cycle == run->cfg.test_fatal_cycle && run->rank == run->cfg.test_fatal_rank)
             hydro_fatal(run->comm, EXIT_RUNTIME, "[run] test_fatal_cycle = %ld: rank %ld stops alone (a test of the "
                         "fatal-error path)", run->cfg.test_fatal_cycle, run->cfg.test_fatal_rank);
-        int failed = cycle(run);
+        int failed = case_cycle(run); /* advances time and sets the next dt; -1: stop on a failure */
         lb_account(run->lb, run, (timers_now() - t0) - (run->tm.total[TIMER_SYNC] + run->tm.total[TIMER_REDUCE] - comm0));
         if (failed) { /* the state at the failure, for the post-mortem, then exit 1 */
             timers_stop(&run->tm, TIMER_LOOP);
@@ -216,15 +192,14 @@ static void time_loop(struct run *run)
                 dump(run);
             run_exit_collective(run, EXIT_RUNTIME, NULL);
         }
-        int last_one = run->cycle == run->cfg.max_cycles || (run->scheme && run->time >= run->cfg.final_time);
+        int last_one = run->cycle == run->cfg.max_cycles || case_finished(run);
         if (period > 0 && (run->cycle % period == 0 || last_one)) {
             double now = timers_now();
             listing_printf(run->lst, "Loop", "Cycle %6ld  time=%.6e  dt=%.6e  wall/cycle=%.6e s", run->cycle, run->time,
                            run->dt_old, (now - last) / (double)(run->cycle - last_cycle));
             last = now;
             last_cycle = run->cycle;
-            if (run->scheme)
-                scheme_listing(run->scheme, run, 0);
+            case_listing(run);
         }
         if (run->dumps && dump_period > 0 && run->cycle % dump_period == 0)
             dump(run);
@@ -264,12 +239,7 @@ static void epilog(struct run *run)
         dump(run);
     checkpointer_destroy(run->dumps);
     stop_destroy(&run->stop);
-    if (run->scheme) {
-        scheme_listing(run->scheme, run, 1);
-        scheme_report(run->scheme, run);
-    } else {
-        sync_case_report(run->sync_case, run);
-    }
+    case_report(run);
     lb_report(run->lb, run);
     report_memory(run);
     timers_print_local(&run->tm, run->lst);
@@ -277,8 +247,7 @@ static void epilog(struct run *run)
     double total = timers_now() - run->t_start;
     listing_printf(run->lst, "Internal", "TotalReel = %.15g secondes (init: %.15g  loop: %.15g )", total,
                    run->tm.total[TIMER_INIT], run->tm.total[TIMER_LOOP]);
-    sync_case_destroy(run->sync_case);
-    scheme_destroy(run->scheme);
+    case_destroy(run);
     lb_destroy(run->lb);
     registry_free(&run->reg);
     sync_plan_free(&run->cell_plan);

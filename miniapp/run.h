@@ -12,8 +12,7 @@
 #include "timers.h"
 #include "vars.h"
 
-struct sync_case;
-struct scheme;
+struct case_ops;
 struct loadbalance;
 struct restart_file;
 struct checkpointer;
@@ -30,8 +29,8 @@ struct run {
     struct mesh *mesh;
     struct sync_plan cell_plan, node_plan;
     struct registry reg;
-    struct sync_case *sync_case; /* case sync_only */
-    struct scheme *scheme;       /* the hydro cases */
+    const struct case_ops *case_ops; /* the case the deck names (case.h) */
+    void *case_self;                 /* its state */
     struct restart_file *restart; /* NULL unless started with --restart */
     struct checkpointer *dumps;   /* NULL when output.checkpoint_period = -1 */
     struct loadbalance *lb;

@@ -29,6 +29,12 @@ void setup_box(const struct config *cfg, struct box *b)
     b->seed = (uint64_t)cfg->seed;
 }
 
+/* The backend of [parallel] partitioner when it partitions the dual graph. */
+static const struct partitioner *graph_partitioner(const struct config *cfg)
+{
+    return partitioner_named(deck_enum_name("parallel", "partitioner", cfg->partitioner));
+}
+
 static void tstart(struct timers *tm, enum timer_id id)
 {
     if (tm)
@@ -77,7 +83,7 @@ struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *
         tstop(tm, TIMER_MESH);
         if (ok) {
             tstart(tm, TIMER_PARTITION);
-            ok = partition_metis(comm, &global, &own, err, errlen) == 0;
+            ok = partition_cells(comm, graph_partitioner(cfg), &global, &own, err, errlen) == 0;
             tstop(tm, TIMER_PARTITION);
         }
         cellset_free(&global);
@@ -125,7 +131,7 @@ struct mesh *setup_mesh_restart(MPI_Comm comm, const struct config *cfg, const s
         if (comm_rank(comm) != 0)
             err[0] = '\0';
     } else {
-        rc = partition_metis_gather(comm, &block, &own, err, errlen);
+        rc = partition_cells(comm, graph_partitioner(cfg), &block, &own, err, errlen);
     }
     tstop(tm, TIMER_PARTITION);
     cellset_free(&block);

@@ -4,16 +4,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "case.h"
 #include "check.h"
 #include "comm.h"
 #include "run.h"
+#include "syncbook.h"
 
 struct sync_case {
-    int ncell, nnode; /* variables of each kind */
-    int *vars;        /* [ncell + nnode] registry ids, cells first */
-    int ngroups;
-    struct sync_group **groups;
-    long long syncs_done, messages_done, bytes_done; /* of groups dropped by rebalances */
+    int ncell, nnode;      /* variables of each kind */
+    int *vars;             /* [ncell + nnode] registry ids, cells first */
+    struct sync_book book; /* one point: the cycle's synchronisations */
 };
 
 double sync_case_value(long long gid, int var, int comp, long cycle)
@@ -21,7 +21,25 @@ double sync_case_value(long long gid, int var, int comp, long cycle)
     return (double)gid * 4096.0 + (double)((cycle * 131 + var * 17 + comp) % 4096);
 }
 
-struct sync_case *sync_case_create(struct run *run)
+/* One group per variable, synchronised one after the other as MaHyCo does, or one per kind with
+ * both in flight together (grouped). */
+static void sync_attach(void *self, struct run *run)
+{
+    struct sync_case *sc = self;
+    if (run->cfg.grouped) {
+        if (sc->ncell)
+            sync_book_group(&sc->book, 0, run, sc->vars, sc->ncell);
+        if (sc->nnode)
+            sync_book_group(&sc->book, 0, run, sc->vars + sc->ncell, sc->nnode);
+    } else {
+        for (int v = 0; v < sc->ncell + sc->nnode; v++)
+            sync_book_group(&sc->book, 0, run, &sc->vars[v], 1);
+    }
+}
+
+static void sync_detach(void *self) { sync_book_drop(&((struct sync_case *)self)->book); }
+
+static void *sync_create(struct run *run)
 {
     const struct config *cfg = &run->cfg;
     struct sync_case *sc = xcalloc(1, sizeof *sc);
@@ -34,41 +52,13 @@ struct sync_case *sync_case_create(struct run *run)
         int cell = v < sc->ncell;
         snprintf(name, sizeof name, "sync_%s_%d", cell ? "cell" : "node", cell ? v : v - sc->ncell);
         sc->vars[v] = registry_add(&run->reg, name, cell ? VAR_CELL : VAR_NODE, (int)cfg->components,
-                                   VAR_SYNC | VAR_CHECKPOINT, "1");
+                                   VAR_SYNC | VAR_CHECKPOINT | VAR_MIGRATE, "1");
     }
-    sc->groups = xmalloc((size_t)(nv ? nv : 1) * sizeof *sc->groups);
-    sync_case_attach(sc, run);
+    sync_book_init(&sc->book, 1);
+    sync_book_together(&sc->book, 0, cfg->grouped);
+    sync_attach(sc, run);
+    run->dt = run->dt_old = 1.0; /* no physics: time counts cycles */
     return sc;
-}
-
-void sync_case_detach(struct sync_case *sc)
-{
-    for (int g = 0; g < sc->ngroups; g++) {
-        sc->syncs_done += sc->groups[g]->count;
-        sc->messages_done += sc->groups[g]->messages;
-        sc->bytes_done += sc->groups[g]->bytes_sent;
-        sync_group_destroy(sc->groups[g]);
-    }
-    sc->ngroups = 0;
-}
-
-void sync_case_attach(struct sync_case *sc, struct run *run)
-{
-    const struct config *cfg = &run->cfg;
-    int nv = sc->ncell + sc->nnode;
-    enum sync_kind kind = cfg->sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT;
-    if (cfg->grouped) {
-        if (sc->ncell)
-            sc->groups[sc->ngroups++] =
-                sync_group_create(run->comm, &run->cell_plan, &run->reg, sc->vars, sc->ncell, kind);
-        if (sc->nnode)
-            sc->groups[sc->ngroups++] =
-                sync_group_create(run->comm, &run->node_plan, &run->reg, sc->vars + sc->ncell, sc->nnode, kind);
-    } else {
-        for (int v = 0; v < nv; v++)
-            sc->groups[sc->ngroups++] = sync_group_create(
-                run->comm, v < sc->ncell ? &run->cell_plan : &run->node_plan, &run->reg, &sc->vars[v], 1, kind);
-    }
 }
 
 static void fill_owned(struct run *run, int id, int var, const int64_t *gid, int32_t nowned)
@@ -94,8 +84,9 @@ static void verify(struct run *run, int id, int var, const int64_t *gid, int32_t
         }
 }
 
-void sync_case_cycle(struct sync_case *sc, struct run *run)
+static int sync_cycle(void *self, struct run *run)
 {
+    struct sync_case *sc = self;
     const struct mesh *m = run->mesh;
     for (int v = 0; v < sc->ncell + sc->nnode; v++) {
         if (v < sc->ncell)
@@ -103,21 +94,10 @@ void sync_case_cycle(struct sync_case *sc, struct run *run)
         else
             fill_owned(run, sc->vars[v], v, m->node_gid, m->nnodes_owned);
     }
-    timers_start(&run->tm, TIMER_SYNC);
-    if (run->cfg.grouped) { /* both kinds in flight together */
-        for (int g = 0; g < sc->ngroups; g++)
-            sync_start(sc->groups[g]);
-        for (int g = 0; g < sc->ngroups; g++)
-            sync_finish(sc->groups[g]);
-    } else { /* one after the other, as MaHyCo does */
-        for (int g = 0; g < sc->ngroups; g++) {
-            sync_start(sc->groups[g]);
-            sync_finish(sc->groups[g]);
-        }
-    }
-    timers_stop(&run->tm, TIMER_SYNC);
+    sync_book_run(&sc->book, run, 0);
+    run->time += run->dt;
     if (!run->cfg.verify)
-        return;
+        return 0;
     timers_start(&run->tm, TIMER_VERIFY);
     for (int v = 0; v < sc->ncell + sc->nnode; v++) {
         if (v < sc->ncell)
@@ -126,11 +106,17 @@ void sync_case_cycle(struct sync_case *sc, struct run *run)
             verify(run, sc->vars[v], v, m->node_gid, m->nnodes_owned, m->nnodes);
     }
     timers_stop(&run->tm, TIMER_VERIFY);
+    return 0;
 }
 
-void sync_case_check_restart(const struct sync_case *sc, struct run *run)
+/* After a restart: every value restored (owned and ghost) must be what its owner wrote in the
+ * dumped cycle; exit 1 naming the first wrong one. */
+static void sync_restored(void *self, struct run *run)
 {
+    const struct sync_case *sc = self;
     const struct mesh *m = run->mesh;
+    if (!run->cfg.verify)
+        return;
     for (int v = 0; v < sc->ncell + sc->nnode; v++) {
         if (v < sc->ncell)
             verify(run, sc->vars[v], v, m->cell_gid, 0, m->ncells);
@@ -139,34 +125,58 @@ void sync_case_check_restart(const struct sync_case *sc, struct run *run)
     }
 }
 
-void sync_case_report(const struct sync_case *sc, struct run *run)
+static int sync_finished(const void *self, const struct run *run)
 {
-    long long syncs = sc->syncs_done, messages = sc->messages_done, bytes = sc->bytes_done;
-    for (int g = 0; g < sc->ngroups; g++) {
-        syncs += sc->groups[g]->count;
-        messages += sc->groups[g]->messages;
-        bytes += sc->groups[g]->bytes_sent;
-    }
+    (void)self;
+    (void)run;
+    return 0; /* max_cycles alone ends the run */
+}
+
+static void sync_listing(void *self, struct run *run)
+{
+    (void)self;
+    (void)run;
+}
+
+static void sync_report(void *self, struct run *run)
+{
+    const struct sync_case *sc = self;
+    long long syncs, messages, bytes;
+    sync_book_totals(&sc->book, &syncs, &messages, &bytes);
     long done = run->cycle - run->first_cycle + 1; /* cycles of this run, a restart's included */
     double cycles = done > 0 ? (double)done : 1.0;
-    double per[2] = {(double)messages / cycles, (double)bytes / cycles};
-    struct stats st[2];
-    comm_stats(run->comm, per, 2, st);
     listing_printf(run->lst, "Sync", "Synchronisations per cycle: %.0f (%s, %s)", (double)syncs / cycles,
                    run->cfg.sync == SYNC_BASIC ? "basic Isend/Irecv" : "persistent requests",
                    run->cfg.grouped ? "grouped by kind" : "one per variable");
-    listing_printf(run->lst, "Sync", "This rank sent per cycle: %.0f messages, %.0f bytes", per[0], per[1]);
-    listing_printf(run->lst, "Sync", "Bytes sent per cycle over ranks: min %.0f (rank %d) avg %.0f max %.0f (rank %d)",
-                   st[1].min, st[1].rank_min, st[1].avg, st[1].max, st[1].rank_max);
+    sync_book_report(&sc->book, run);
     listing_printf(run->lst, "Sync", "Ghost values verified: %s", run->cfg.verify ? "yes, all equal their owner's" : "no");
 }
 
-void sync_case_destroy(struct sync_case *sc)
+static void sync_totals0(const void *self, double *mass0, double *energy0)
 {
-    if (!sc)
-        return;
-    sync_case_detach(sc);
-    free(sc->groups);
+    (void)self;
+    *mass0 = *energy0 = 0; /* no physics */
+}
+
+static void sync_destroy(void *self)
+{
+    struct sync_case *sc = self;
+    sync_book_free(&sc->book);
     free(sc->vars);
     free(sc);
 }
+
+const struct case_ops sync_only_ops = {
+    .name = "sync_only",
+    .create = sync_create,
+    .detach = sync_detach,
+    .attach = sync_attach,
+    .restored = sync_restored,
+    .cycle = sync_cycle,
+    .finished = sync_finished,
+    .listing = sync_listing,
+    .report = sync_report,
+    .totals0 = sync_totals0,
+    .burn_seconds = NULL, /* no cost-model work */
+    .destroy = sync_destroy,
+};

@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "geometry.h"
+
 int cell_cost(const struct cost_params *cp, const double centre[3], double q, double time)
 {
     switch (cp->kind) {
@@ -33,5 +35,23 @@ double cost_burn(const struct eos *e, long n, double rho, double eint)
         double p = eos_pressure(e, rho * (1.0 + 1e-12 * i), eint);
         acc += eos_sound_speed(e, rho, p > 0 ? p : -p);
     }
+    return acc;
+}
+
+int cell_cost_of(const struct cost_params *cp, const struct mesh *m, const double *x, const double *q, int32_t c,
+                 double time)
+{
+    double xc[MAX_CELL_NODES][3], centre[3];
+    mesh_cell_coords(m, x, c, xc);
+    geom_centre(m->el, (const double(*)[3])xc, centre);
+    return cell_cost(cp, centre, q ? q[c] : 0, time);
+}
+
+double cost_burn_cells(const struct cost_params *cp, const struct eos *e, const struct mesh *m, const double *x,
+                       const double *q, const double *rho, const double *eint, double time, int32_t nc)
+{
+    double acc = 0;
+    for (int32_t c = 0; c < nc; c++)
+        acc += cost_burn(e, cost_evaluations(cp, cell_cost_of(cp, m, x, q, c, time)), rho[c], eint[c]);
     return acc;
 }

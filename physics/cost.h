@@ -2,7 +2,10 @@
 #ifndef HYDRO_COST_H
 #define HYDRO_COST_H
 
+#include <stdint.h>
+
 #include "eos.h"
+#include "mesh.h"
 
 enum cost_kind { COST_UNIFORM, COST_REGION, COST_SHOCK, COST_COUNT };
 
@@ -18,11 +21,20 @@ struct cost_params {
  * xmin and moves with time (wrapping around the domain); shock, its viscosity positive. */
 int cell_cost(const struct cost_params *cp, const double centre[3], double q, double time);
 
+/* The cost of cell c of m: its centre from the positions x ([nodes][3]), its viscosity q[c]
+ * (q NULL: none, so no cell is in a shock). */
+int cell_cost_of(const struct cost_params *cp, const struct mesh *m, const double *x, const double *q, int32_t c,
+                 double time);
+
 /* The extra work of a cell of relative cost `cost`: (cost - 1) * units evaluations of the
  * equation of state of the cell's state. */
 long cost_evaluations(const struct cost_params *cp, int cost);
 /* Does n evaluations; returns a value that depends on all of them, so that the compiler
  * cannot drop them. */
 double cost_burn(const struct eos *e, long n, double rho, double eint);
+/* The extra work of cells [0, nc) of m this cycle (a costly cell does cost_evaluations of its
+ * cost): the sum of cost_burn's values over them. */
+double cost_burn_cells(const struct cost_params *cp, const struct eos *e, const struct mesh *m, const double *x,
+                       const double *q, const double *rho, const double *eint, double time, int32_t nc);
 
 #endif

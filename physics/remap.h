@@ -20,7 +20,7 @@
  * transported one). Without it (MaHyCo's choice) the internal energy is the transported one
  * everywhere and the dissipated kinetic energy shows as the listing's energy drift.
  *
- * The steps take index ranges so that the caller synchronises between them; see scheme.c. */
+ * The steps take index ranges so that the caller synchronises between them; see cycle.c. */
 #ifndef HYDRO_REMAP_H
 #define HYDRO_REMAP_H
 
@@ -43,7 +43,7 @@ struct remap_work {
 
 /* Doubles of scratch the remap uses only inside one remap step (values, centres, slopes, swept
  * volumes, new velocities and kinetic energies): the caller lends them, and may lend the same
- * memory to the Lagrange phase (scheme.c). */
+ * memory to the Lagrange phase (miniapp/hydro_fields.c). */
 size_t remap_work_size(const struct mesh *m);
 /* scratch: remap_work_size(m) doubles, owned by the caller; moved and upwind are allocated. */
 void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch);

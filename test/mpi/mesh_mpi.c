@@ -456,7 +456,7 @@ int main(int argc, char **argv)
             }
     { /* a view: columns 1-3 of a [cells][5] array, synchronised in place; columns 0 and 4 untouched */
         enum { W = 5 };
-        int id = registry_add_external(&reg, "view", VAR_CELL, 3, 0, "1", NULL);
+        int id = registry_add_external(&reg, "view", VAR_CELL, 3, VAR_SYNC, "1", NULL);
         double *wide = malloc((size_t)(m->ncells ? m->ncells : 1) * W * sizeof *wide);
         registry_set_view(&reg, id, wide + 1, W);
         struct sync_group *grp = sync_group_create(comm, &cp, &reg, &id, 1, SYNC_KIND_PERSISTENT);

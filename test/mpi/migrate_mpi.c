@@ -193,7 +193,7 @@ int main(int argc, char **argv)
     registry_init(&reg, m->ncells, m->nnodes);
     int id[NV];
     for (int v = 0; v < NV; v++)
-        id[v] = registry_add(&reg, vars[v].name, vars[v].center, vars[v].ncomp, VAR_SYNC, "1");
+        id[v] = registry_add(&reg, vars[v].name, vars[v].center, vars[v].ncomp, VAR_SYNC | VAR_MIGRATE, "1");
     /* an external variable is not the registry's: migration must leave it alone */
     double *ext = xcalloc((size_t)m->nnodes * 3 + 1, sizeof *ext);
     int ext_id = registry_add_external(&reg, "ext", VAR_NODE, 3, VAR_SYNC, "m", ext);

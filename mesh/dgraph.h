@@ -1,0 +1,33 @@
+/* The cell dual graph (cells sharing a face) distributed over the ranks as ParMETIS takes it:
+ * vtxdist, xadj, adjncy, vertex weights. Built from each rank's cells without gathering them:
+ * faces are matched among a rank's own cells, and the rest through a directory of faces. */
+#ifndef HYDRO_DGRAPH_H
+#define HYDRO_DGRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+
+#include "element.h"
+
+struct dgraph {
+    int nranks;
+    int64_t *vtxdist;   /* [nranks + 1]: rank r holds the vertices [vtxdist[r], vtxdist[r + 1]) */
+    int32_t nlocal;     /* this rank's vertices, its cells in the caller's order */
+    const int64_t *gid; /* [nlocal] their cells' global ids, ascending (the caller's array) */
+    int32_t *xadj;      /* [nlocal + 1] */
+    int32_t *adjncy;    /* [xadj[nlocal]] global vertex numbers of the neighbours */
+    const int32_t *vwgt; /* [nlocal] vertex weights (the caller's array), or NULL: all 1 */
+};
+
+/* Collective. The graph of the n cells this rank holds (global ids gid, ascending; node ids
+ * nodes[n][el->nnodes]; face tags tags[n][el->nfaces] or NULL, a tagged face lying on the
+ * domain's boundary; weights or NULL). A vertex's neighbours come in the order of the keys of
+ * the faces it shares with them (element_face_key); the cells of a face that three cells or
+ * more share (a mesh that mesh_build refuses later) are chained in ascending global id. This
+ * is, in global id order, the graph a serial build of the whole mesh gives. */
+void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int64_t *gid, const int64_t *nodes,
+                  const int32_t *tags, const int32_t *weight, struct dgraph *g);
+void dgraph_free(struct dgraph *g);
+
+#endif

@@ -1,0 +1,177 @@
+/* Cells to their ranks (see distribute.h). */
+#include "distribute.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bucket.h"
+#include "check.h"
+#include "comm.h"
+#include "mesh_local.h"
+
+/* Cells [first, last) of the list cells, indices into some, with their nodes into own. */
+static void keep_cells(const struct cellset *some, const int32_t *cells, int64_t first, int64_t last,
+                       struct cellset *own)
+{
+    const int nv = some->el->nnodes, nf = some->el->nfaces;
+    cellset_reserve(own, last - first, 0);
+    for (int64_t i = first; i < last; i++) {
+        int64_t c = cells[i];
+        for (int k = 0; k < nv; k++) {
+            int64_t g = some->nodes[c * nv + k];
+            const double *x = cellset_node_xyz(some, g);
+            if (!x)
+                hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: node %lld has no coordinates", (long long)g);
+            cellset_add_node(own, g, x);
+        }
+        cellset_add_cell(own, some->gid[c], some->nodes + c * nv, some->face_tag + c * nf);
+    }
+}
+
+void distribute_cells(MPI_Comm comm, const struct cellset *some, const int *dest, struct cellset *own)
+{
+    int P = comm_size(comm), me = comm_rank(comm);
+    for (int64_t c = 0; c < some->ncells; c++)
+        if (dest[c] < 0 || dest[c] >= P)
+            hydro_fatal(comm, EXIT_RUNTIME, "internal error: cell %lld sent to rank %d of %d", (long long)some->gid[c],
+                        dest[c], P);
+    int64_t *count = xmalloc(((size_t)P + 1) * sizeof *count);
+    int32_t *cells = xmalloc((size_t)(some->ncells ? some->ncells : 1) * sizeof *cells);
+    bucket_sort(dest, some->ncells, P, count, cells);
+    struct outbox out;
+    outbox_init(&out, comm);
+    for (int r = 0; r < P; r++)
+        if (r != me && count[r + 1] > count[r])
+            cellset_pack(some, cells + count[r], count[r + 1] - count[r], &out.to[r]);
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    int kept = 0;
+    for (int i = 0; i <= in.n; i++) {
+        if (!kept && (i == in.n || in.src[i] > me)) {
+            keep_cells(some, cells, count[me], count[me + 1], own);
+            kept = 1;
+        }
+        if (i < in.n)
+            cellset_unpack(own, &in.msg[i]);
+    }
+    inbox_free(&in);
+    free(cells);
+    free(count);
+}
+
+static double weight_imbalance(const double *w, int P)
+{
+    double lo = w[0], hi = w[0];
+    for (int r = 1; r < P; r++) {
+        lo = w[r] < lo ? w[r] : lo;
+        hi = w[r] > hi ? w[r] : hi;
+    }
+    return lo > 0 ? (hi - lo) / lo : -1;
+}
+
+/* The weight of the cells of one new part that one rank holds now. */
+struct overlap {
+    double w;
+    int part, rank;
+};
+
+/* Heaviest first; ties by (part, rank), so every run assigns the same way. */
+static int overlap_by_weight(const void *a, const void *b)
+{
+    const struct overlap *x = a, *y = b;
+    if (x->w != y->w)
+        return x->w > y->w ? -1 : 1;
+    if (x->part != y->part)
+        return x->part < y->part ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Rank 0: parts -> ranks from every (part, rank) overlap, greedily by the largest weight
+ * already in place; parts sharing nothing with a free rank take the free ranks in order. */
+static void assign_parts(struct overlap *ov, int64_t n, int P, int *rank_of)
+{
+    qsort(ov, (size_t)n, sizeof *ov, overlap_by_weight);
+    int *taken = xcalloc((size_t)P, sizeof *taken);
+    for (int p = 0; p < P; p++)
+        rank_of[p] = -1;
+    for (int64_t i = 0; i < n; i++)
+        if (rank_of[ov[i].part] < 0 && !taken[ov[i].rank]) {
+            rank_of[ov[i].part] = ov[i].rank;
+            taken[ov[i].rank] = 1;
+        }
+    for (int p = 0, r = 0; p < P; p++)
+        if (rank_of[p] < 0) {
+            while (taken[r])
+                r++;
+            rank_of[p] = r;
+            taken[r] = 1;
+        }
+    free(taken);
+}
+
+void distribute_parts(MPI_Comm comm, int32_t n, const int *weight, const int *part, int *dest, double *imb_before,
+                      double *imb_after)
+{
+    const int P = comm_size(comm), me = comm_rank(comm);
+    double *mine = xcalloc((size_t)P, sizeof *mine); /* weight of this rank's cells per new part */
+    for (int32_t c = 0; c < n; c++)
+        mine[part[c]] += weight[c];
+    struct outbox out;
+    outbox_init(&out, comm);
+    for (int p = 0; p < P; p++) /* the nonzero overlaps, to rank 0 */
+        if (mine[p] > 0) {
+            struct overlap o = {mine[p], p, me};
+            buf_put(&out.to[0], &o, sizeof o);
+        }
+    free(mine);
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    int *rank_of = xmalloc((size_t)P * sizeof *rank_of);
+    double w[2] = {0, 0};
+    if (me == 0) {
+        int64_t nov = 0;
+        for (int i = 0; i < in.n; i++)
+            nov += (int64_t)(in.msg[i].len / sizeof(struct overlap));
+        struct overlap *ov = xmalloc((size_t)(nov ? nov : 1) * sizeof *ov);
+        double *before = xcalloc((size_t)P, sizeof *before), *after = xcalloc((size_t)P, sizeof *after);
+        for (int i = 0, k = 0; i < in.n; i++)
+            while (!buf_done(&in.msg[i])) {
+                buf_get(&in.msg[i], &ov[k], sizeof ov[k]);
+                before[ov[k].rank] += ov[k].w;
+                k++;
+            }
+        assign_parts(ov, nov, P, rank_of);
+        for (int64_t i = 0; i < nov; i++)
+            after[rank_of[ov[i].part]] += ov[i].w;
+        w[0] = weight_imbalance(before, P);
+        w[1] = weight_imbalance(after, P);
+        free(ov);
+        free(before);
+        free(after);
+    }
+    inbox_free(&in);
+    comm_bcast_bytes(comm, rank_of, (size_t)P * sizeof *rank_of, 0);
+    comm_bcast_bytes(comm, w, sizeof w, 0);
+    for (int32_t c = 0; c < n; c++)
+        dest[c] = rank_of[part[c]];
+    free(rank_of);
+    *imb_before = w[0];
+    *imb_after = w[1];
+}
+
+void distribute_weight_imbalance(MPI_Comm comm, int32_t n, const int *weight, const int *dest, double *imb_before,
+                                 double *imb_after)
+{
+    const int P = comm_size(comm), me = comm_rank(comm);
+    double *w = xcalloc(2 * (size_t)P, sizeof *w); /* before, then after */
+    for (int32_t c = 0; c < n; c++) {
+        w[me] += weight[c];
+        w[P + dest[c]] += weight[c];
+    }
+    comm_sum_doubles(comm, w, 2 * P);
+    *imb_before = weight_imbalance(w, P);
+    *imb_after = weight_imbalance(w + P, P);
+    free(w);
+}

@@ -1,0 +1,28 @@
+/* Cells to their ranks: the scatter of cells to new owners, the parts-to-ranks assignment that
+ * moves the fewest cells, and weight imbalances over ranks. */
+#ifndef HYDRO_DISTRIBUTE_H
+#define HYDRO_DISTRIBUTE_H
+
+#include <stdint.h>
+#include <mpi.h>
+
+#include "cellset.h"
+
+/* Collective: each cell of some goes to rank dest[i] with its nodes, into own (cells from each
+ * source rank in ascending rank order; the cells staying here are copied, not sent). */
+void distribute_cells(MPI_Comm comm, const struct cellset *some, const int *dest, struct cellset *own);
+
+/* Collective, for load balancing: this rank's n owned cells (integer weights) fall into parts
+ * part[] of a new partition into as many parts as ranks; each part goes to the rank holding the
+ * most of its weight already (greedily, heaviest overlap first), so that the fewest cells move:
+ * dest[c] is the new owner of cell c. Also the weight imbalance (max - min) / min over ranks as
+ * it is and as it will be (-1 when a rank holds no weight). */
+void distribute_parts(MPI_Comm comm, int32_t n, const int *weight, const int *part, int *dest, double *imb_before,
+                      double *imb_after);
+
+/* Collective: the weight imbalance (max - min) / min over ranks of the owned cells' weights, as
+ * they are and once every cell c is at dest[c] (-1 when a rank would hold no weight). */
+void distribute_weight_imbalance(MPI_Comm comm, int32_t n, const int *weight, const int *dest, double *imb_before,
+                                 double *imb_after);
+
+#endif

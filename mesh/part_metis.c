@@ -1,0 +1,197 @@
+/* The METIS backend: the distributed graph gathered on rank 0 in global id order (the order a
+ * serial code would give METIS, so that the partition does not depend on where the cells were),
+ * METIS_PartGraphKway with a fixed seed, the parts sent back to the vertices' ranks. */
+#include <metis.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "comm.h"
+#include "gidblocks.h"
+#include "partitioner.h"
+
+enum { METIS_SEED = 20260101 };
+
+/* METIS_PartGraphKway into part[nvtx] (vertex weights vw or NULL), seeded so every run agrees.
+ * METIS catches SIGTERM and SIGABRT while it runs and turns them into an error return, which
+ * would end the job instead of the clean stop with a dump that SIGTERM asks for: SIGTERM is held
+ * pending during the call and hydro's handlers are put back after it. */
+static void metis_kway(idx_t nvtx, idx_t *xadj, idx_t *adj, idx_t *vw, idx_t nparts, idx_t *part)
+{
+    struct sigaction term, abrt;
+    sigset_t hold, old;
+    sigaction(SIGTERM, NULL, &term);
+    sigaction(SIGABRT, NULL, &abrt);
+    sigemptyset(&hold);
+    sigaddset(&hold, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &hold, &old);
+    idx_t ncon = 1, objval = 0;
+    idx_t options[METIS_NOPTIONS];
+    METIS_SetDefaultOptions(options);
+    options[METIS_OPTION_SEED] = METIS_SEED;
+    options[METIS_OPTION_NUMBERING] = 0;
+    int rc = METIS_PartGraphKway(&nvtx, &ncon, xadj, adj, vw, NULL, NULL, &nparts, NULL, NULL, options, &objval, part);
+    sigaction(SIGTERM, &term, NULL);
+    sigaction(SIGABRT, &abrt, NULL);
+    pthread_sigmask(SIG_SETMASK, &old, NULL); /* a SIGTERM that came meanwhile is delivered now */
+    if (rc != METIS_OK)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "METIS_PartGraphKway failed: %s",
+                    rc == METIS_ERROR_INPUT    ? "input error"
+                    : rc == METIS_ERROR_MEMORY ? "out of memory"
+                                               : "error");
+}
+
+/* The whole graph in METIS's arrays, vertex i the cell of global id i. */
+struct whole {
+    idx_t n, *xadj, *adj, *vw; /* vw NULL: unweighted */
+    idx_t *owned_xadj, *owned_adj; /* allocated here (else borrowed from the dgraph) */
+    int32_t *gid_of;               /* gathered: the gid of each global vertex number */
+};
+
+/* Rank 0 already holds every vertex, in global id order from 0: METIS reads its arrays. */
+static void whole_from_local(const struct dgraph *g, struct whole *w)
+{
+    w->n = (idx_t)g->nlocal;
+    if (sizeof(idx_t) == sizeof(int32_t)) {
+        w->xadj = (idx_t *)g->xadj;
+        w->adj = (idx_t *)g->adjncy;
+    } else { /* a METIS built with 64-bit indices */
+        int32_t ne = g->xadj[g->nlocal];
+        w->xadj = w->owned_xadj = xmalloc(((size_t)g->nlocal + 1) * sizeof *w->xadj);
+        w->adj = w->owned_adj = xmalloc((size_t)(ne ? ne : 1) * sizeof *w->adj);
+        for (int32_t i = 0; i <= g->nlocal; i++)
+            w->xadj[i] = g->xadj[i];
+        for (int32_t j = 0; j < ne; j++)
+            w->adj[j] = g->adjncy[j];
+    }
+    if (g->vwgt) {
+        w->vw = xmalloc((size_t)(g->nlocal ? g->nlocal : 1) * sizeof *w->vw);
+        for (int32_t i = 0; i < g->nlocal; i++)
+            w->vw[i] = g->vwgt[i];
+    }
+}
+
+/* A vertex's row as it travels to rank 0: gid, vertex number, weight, degree, neighbours. */
+enum { R_GID = 0, R_VNUM = 8, R_WEIGHT = 12, R_DEGREE = 16, R_ADJ = 20 };
+
+/* Collective: every rank's rows to rank 0, where they arrive in global id order. */
+static void whole_gather(MPI_Comm comm, const struct dgraph *g, int weighted, struct whole *w)
+{
+    const int me = comm_rank(comm);
+    const int64_t N = g->vtxdist[g->nranks], first = g->vtxdist[me];
+    int deg = 0;
+    for (int32_t i = 0; i < g->nlocal; i++)
+        deg = g->xadj[i + 1] - g->xadj[i] > deg ? g->xadj[i + 1] - g->xadj[i] : deg;
+    deg = comm_max_int(comm, deg);
+    const size_t rec = R_ADJ + 4 * (size_t)deg;
+    struct gid_blocks to_root;
+    gid_blocks_init(&to_root, N, 1);
+    struct gid_push push;
+    gid_push_init(&push, comm, &to_root, g->gid, g->nlocal, rec, "graph vertex");
+    for (int32_t i = 0; i < g->nlocal; i++) {
+        char *r = gid_push_record(&push, i);
+        int32_t vnum = (int32_t)(first + i), wt = g->vwgt ? g->vwgt[i] : 1, d = g->xadj[i + 1] - g->xadj[i];
+        memcpy(r + R_GID, &g->gid[i], 8);
+        memcpy(r + R_VNUM, &vnum, 4);
+        memcpy(r + R_WEIGHT, &wt, 4);
+        memcpy(r + R_DEGREE, &d, 4);
+        memcpy(r + R_ADJ, g->adjncy + g->xadj[i], 4 * (size_t)d);
+    }
+    int64_t lo, cnt;
+    char *rows = gid_push_exchange(&push, &lo, &cnt);
+    if (me == 0) {
+        int32_t *gid_of = w->gid_of = xmalloc((size_t)(N ? N : 1) * sizeof *gid_of); /* vertex number -> gid */
+        int64_t ne = 0;
+        for (int64_t i = 0; i < N; i++) {
+            int32_t vnum, d;
+            memcpy(&vnum, rows + (size_t)i * rec + R_VNUM, 4);
+            memcpy(&d, rows + (size_t)i * rec + R_DEGREE, 4);
+            gid_of[vnum] = (int32_t)i;
+            ne += d;
+        }
+        w->n = (idx_t)N;
+        w->xadj = w->owned_xadj = xmalloc(((size_t)N + 1) * sizeof *w->xadj);
+        w->adj = w->owned_adj = xmalloc((size_t)(ne ? ne : 1) * sizeof *w->adj);
+        w->vw = weighted ? xmalloc((size_t)(N ? N : 1) * sizeof *w->vw) : NULL;
+        w->xadj[0] = 0;
+        for (int64_t i = 0; i < N; i++) {
+            const char *r = rows + (size_t)i * rec;
+            int32_t d, wt, v;
+            memcpy(&d, r + R_DEGREE, 4);
+            memcpy(&wt, r + R_WEIGHT, 4);
+            for (int32_t j = 0; j < d; j++) {
+                memcpy(&v, r + R_ADJ + 4 * (size_t)j, 4);
+                w->adj[w->xadj[i] + j] = gid_of[v];
+            }
+            w->xadj[i + 1] = w->xadj[i] + d;
+            if (w->vw)
+                w->vw[i] = wt;
+        }
+    }
+    free(rows);
+}
+
+/* Rank 0's parts, in global id order, back to the vertices' ranks. */
+static void scatter_parts(MPI_Comm comm, const struct dgraph *g, int on_root, const struct whole *w,
+                          const idx_t *whole_part, int *part)
+{
+    if (on_root) { /* not gathered: vertex i is the cell of gid i, all on rank 0 */
+        for (int32_t i = 0; i < g->nlocal; i++)
+            part[i] = (int)whole_part[i];
+        return;
+    }
+    struct outbox out;
+    outbox_init(&out, comm);
+    if (w->gid_of) /* rank 0: each rank's vertices in its order, global numbers vtxdist[r] .. vtxdist[r + 1] */
+        for (int r = 0; r < g->nranks; r++)
+            for (int64_t v = g->vtxdist[r]; v < g->vtxdist[r + 1]; v++) {
+                int32_t p = (int32_t)whole_part[w->gid_of[v]];
+                buf_put(&out.to[r], &p, sizeof p);
+            }
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    for (int32_t i = 0; i < g->nlocal; i++) {
+        int32_t p;
+        buf_get(&in.msg[0], &p, sizeof p); /* the one message, from rank 0 */
+        part[i] = p;
+    }
+    inbox_free(&in);
+}
+
+static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, int *part)
+{
+    if (nparts == 1) { /* METIS 5.1 fails on nparts = 1: everything stays in part 0 */
+        for (int32_t i = 0; i < g->nlocal; i++)
+            part[i] = 0;
+        return;
+    }
+    const int me = comm_rank(comm), P = g->nranks;
+    /* rank 0 holds every vertex, numbered by gid from 0 (the set-up: rank 0 read the mesh) */
+    int on_root = g->vtxdist[1] == g->vtxdist[P];
+    if (me == 0)
+        for (int32_t i = 0; i < g->nlocal && on_root; i++)
+            on_root = g->gid[i] == i;
+    comm_bcast_int(comm, &on_root, 0);
+    int weighted = comm_max_int(comm, g->vwgt != NULL);
+    struct whole w = {0};
+    if (on_root && me == 0)
+        whole_from_local(g, &w);
+    else if (!on_root)
+        whole_gather(comm, g, weighted, &w);
+    idx_t *whole_part = NULL;
+    if (me == 0) {
+        whole_part = xcalloc((size_t)(w.n ? w.n : 1), sizeof *whole_part);
+        metis_kway(w.n, w.xadj, w.adj, w.vw, (idx_t)nparts, whole_part);
+    }
+    scatter_parts(comm, g, on_root, &w, whole_part, part);
+    free(whole_part);
+    free(w.owned_xadj);
+    free(w.owned_adj);
+    free(w.vw);
+    free(w.gid_of);
+}
+
+const struct partitioner partitioner_metis = {"metis", metis_partition};

@@ -1,0 +1,13 @@
+/* The graph partitioners by name (see partitioner.h). */
+#include "partitioner.h"
+
+#include <string.h>
+
+const struct partitioner *partitioner_named(const char *name)
+{
+    static const struct partitioner *const backends[] = {&partitioner_metis};
+    for (size_t i = 0; i < sizeof backends / sizeof *backends; i++)
+        if (!strcmp(backends[i]->name, name))
+            return backends[i];
+    return NULL;
+}

@@ -1,0 +1,52 @@
+/* The interface of a case, what the time loop runs: the hydro scheme (hydro_case.c) or sync_only
+ * (sync_only.c). main.c and the load balancer call these functions and never ask which case runs;
+ * adding a case is one file implementing struct case_ops and one row of case.c's table. */
+#ifndef HYDRO_CASE_H
+#define HYDRO_CASE_H
+
+struct run;
+
+struct case_ops {
+    const char *name;
+    /* Registers the case's variables, records its synchronisations, sets run->dt and (unless
+     * restarting: see restored) the initial state. */
+    void *(*create)(struct run *run);
+    /* Load balancing: drop what depends on the mesh before it changes, rebuild it afterwards. */
+    void (*detach)(void *self);
+    void (*attach)(void *self, struct run *run);
+    /* After a restart has filled the checkpointed variables. */
+    void (*restored)(void *self, struct run *run);
+    /* One cycle from run->time with step run->dt: advances run->time and sets the next
+     * run->dt. Returns 0, or -1 when the run must stop (reported on rank 0; a dump is due, exit 1). */
+    int (*cycle)(void *self, struct run *run);
+    /* Whether the run is over at run->time before max_cycles (a final time reached). */
+    int (*finished)(const void *self, const struct run *run);
+    /* Listing lines every listing period, and the report at the end (collective both). */
+    void (*listing)(void *self, struct run *run);
+    void (*report)(void *self, struct run *run);
+    /* Mass and energy at t = 0 for a dump (so that a restart reports its drift from t = 0). */
+    void (*totals0)(const void *self, double *mass0, double *energy0);
+    /* Seconds n evaluations of the cost model's extra work take (its calibration); NULL when
+     * the case does no such work. */
+    double (*burn_seconds)(void *self, long n);
+    void (*destroy)(void *self);
+};
+
+extern const struct case_ops hydro_case_ops, sync_only_ops;
+
+/* The case the deck names (run->cfg.case_name), created into run->case_ops and run->case_self. */
+void case_create(struct run *run);
+void case_detach(struct run *run);
+void case_attach(struct run *run);
+void case_restored(struct run *run);
+int case_cycle(struct run *run);
+int case_finished(const struct run *run);
+void case_listing(struct run *run);
+void case_report(struct run *run);
+void case_totals0(const struct run *run, double *mass0, double *energy0);
+/* Whether the case does the cost model's extra work, and the seconds n evaluations take. */
+int case_burns(const struct run *run);
+double case_burn_seconds(struct run *run, long n);
+void case_destroy(struct run *run);
+
+#endif

@@ -1,0 +1,308 @@
+/* The hydro cases behind the case interface: the cycle of physics/cycle.c with the halo operations
+ * it calls (synchronisation points, the dt reduction, timers, kernel accounting, the cost burn). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case.h"
+#include "check.h"
+#include "comm.h"
+#include "cost.h"
+#include "hydro_fields.h"
+#include "hydro_params.h"
+#include "hydro_report.h"
+#include "kernels.h"
+#include "lagrange.h"
+#include "loadbalance.h"
+#include "restart.h"
+#include "run.h"
+#include "sync_points.h"
+
+struct scheme {
+    struct hydro h;
+    struct case_params cp;
+    int pattern;
+    int id[F_COUNT];        /* registry ids of the fields */
+    struct sync_book book;  /* the pattern's recorded synchronisations */
+    struct kernels kern;    /* per-kernel work and seconds; the SMPI compute model */
+    struct reduction dt_red;
+    struct totals_report totals;
+    struct run *run;        /* of the cycle under way (the halo operations' context) */
+    volatile double burnt;  /* the cost model's extra work lands here so that it is done */
+};
+
+/* ---- the halo operations of the cycle (struct cycle_ops) ---- */
+
+static void op_sync(void *ctx, enum sync_point p)
+{
+    struct scheme *s = ctx;
+    if (sync_book_empty(&s->book, p))
+        return;
+    kernels_flush(&s->kern);
+    sync_book_run(&s->book, s->run, p);
+}
+
+static void op_reduce_start(void *ctx, const double v[2])
+{
+    struct scheme *s = ctx;
+    kernels_flush(&s->kern);
+    reduction_start(s->run->comm, &s->dt_red, v, 2, 1);
+}
+
+/* Waiting for a reduction is communication, not compute: the load balancer must not see it. */
+static void op_reduce_finish(void *ctx, double out[2])
+{
+    struct scheme *s = ctx;
+    timers_start(&s->run->tm, TIMER_REDUCE);
+    reduction_finish(&s->dt_red);
+    timers_stop(&s->run->tm, TIMER_REDUCE);
+    out[0] = s->dt_red.out[0];
+    out[1] = s->dt_red.out[1];
+}
+
+static void op_phase(void *ctx, enum cycle_phase ph, int begin)
+{
+    struct scheme *s = ctx;
+    enum timer_id t = ph == PHASE_LAGRANGE ? TIMER_LAGRANGE : TIMER_REMAP;
+    if (begin) {
+        timers_start(&s->run->tm, t);
+        return;
+    }
+    kernels_flush(&s->kern);
+    timers_stop(&s->run->tm, t);
+}
+
+static void op_kernel_begin(void *ctx) { kernels_begin(&((struct scheme *)ctx)->kern); }
+
+static void op_kernel_end(void *ctx, enum kernel k)
+{
+    struct scheme *s = ctx;
+    kernels_stop(&s->kern);
+    if (k == K_R_TARGETS) /* the remap kernels' active items, from the targets just chosen */
+        kernels_count_active(&s->kern, s->h.m, s->h.rw.moved);
+    kernels_account(&s->kern, s->h.m, k, s->h.n[k]);
+}
+
+/* The cost model's extra work (loadbalance.cost): costly cells compute more, for real. */
+static void op_after_lagrange(void *ctx)
+{
+    struct scheme *s = ctx;
+    struct run *run = s->run;
+    const struct cost_params *cp = run->lb ? lb_cost(run->lb) : NULL;
+    if (cp && cp->kind != COST_UNIFORM && cp->units > 0)
+        s->burnt += cost_burn_cells(cp, &s->h.hp.eos, run->mesh, s->h.f.x, s->h.f.q, s->h.f.rho, s->h.f.e, run->time,
+                                    run->mesh->ncells_owned);
+}
+
+static const struct cycle_ops halo_ops = {
+    .sync = op_sync,
+    .reduce_start = op_reduce_start,
+    .reduce_finish = op_reduce_finish,
+    .phase = op_phase,
+    .kernel_begin = op_kernel_begin,
+    .kernel_end = op_kernel_end,
+    .after_lagrange = op_after_lagrange,
+};
+
+/* ---- the case interface ---- */
+
+static void hydro_attach(void *self, struct run *run)
+{
+    struct scheme *s = self;
+    struct mesh *m = run->mesh;
+    s->h.m = m;
+    sync_points_ranges(s->pattern, m, s->h.n);
+    hydro_fields_attach(&s->h, &run->reg, s->id);
+    kernels_attach(&s->kern, m, s->h.hp.remap);
+    /* walls from where the remap returns (or from the current boundary without remap) */
+    walls_build(m, s->h.hp.remap ? s->h.f.x_init : s->h.f.x, m->node_layer_start[m->nlayers], &s->h.walls);
+    sync_points_record(&s->book, run, s->pattern, s->h.hp.remap, s->id); /* the same order on every rank */
+}
+
+static void hydro_detach(void *self)
+{
+    struct scheme *s = self;
+    sync_book_drop(&s->book);
+    walls_free(&s->h.walls);
+    hydro_fields_detach(&s->h);
+    kernels_detach(&s->kern);
+}
+
+static void init_kernels(struct scheme *s, struct run *run)
+{
+#ifdef HYDRO_SMPI
+    const int smpi = 1;
+#else
+    const int smpi = 0;
+#endif
+    char why[1024];
+    if (kernels_init(&s->kern, run->mesh->el->dim, smpi, why, sizeof why))
+        run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? why : NULL);
+    if (s->kern.model)
+        listing_printf(run->lst, "Internal", "SMPI compute model %s: each physics kernel costs a x items + b x "
+                       "active items, owned items x %g, ghost items x %g; the host's measured time is not counted",
+                       getenv("HYDRO_COMPUTE_MODEL"), s->kern.scale_own, s->kern.scale_ghost);
+}
+
+/* The case's initial state, on every local item, and its totals at t = 0. */
+static void initial_state(struct scheme *s, struct run *run)
+{
+    struct mesh *m = run->mesh;
+    struct hydro_error err;
+    int bad = case_init(&s->cp, &s->h.hp, m, &s->h.f, m->ncells, m->nnodes, &err) != 0;
+    lagrange_node_mass(m, &s->h.f, m->node_layer_start[m->nlayers]);
+    if (comm_max_int(run->comm, bad))
+        run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? "the initial state has no sound speed "
+                                                                 "(check the equation of state)" : NULL);
+    s->run = run;
+    op_sync(s, SP_INIT);        /* ghosts hold their owners' values from the start */
+    sync_book_reset(&s->book); /* the listing counts the time loop's synchronisations */
+    hydro_totals_initial(&s->totals, run, &s->h);
+}
+
+static void *hydro_create(struct run *run)
+{
+    struct scheme *s = xcalloc(1, sizeof *s);
+    hydro_params_from_deck(run, &s->h.hp, &s->cp);
+    s->pattern = run->cfg.sync_pattern;
+    s->h.split = run->cfg.remap_split;
+    hydro_fields_register(&run->reg, s->h.hp.remap, run->mesh->node_xyz, s->id);
+    init_kernels(s, run);
+    sync_book_init(&s->book, SP_COUNT);
+    hydro_attach(s, run);
+    struct mesh *m = run->mesh;
+    memcpy(s->h.f.x_init, s->h.f.x, (size_t)m->nnodes * 3 * sizeof *s->h.f.x);
+    walls_free(&s->h.walls); /* now from the initial positions */
+    walls_build(m, s->h.f.x, m->node_layer_start[m->nlayers], &s->h.walls);
+    /* the first step obeys dt_max and final_time too */
+    const struct hydro_params *hp = &s->h.hp;
+    double dt0 = hp->dt_init < hp->dt_max ? hp->dt_init : hp->dt_max;
+    run->dt = run->dt_old = dt0 < hp->final_time && hp->final_time > 0 ? dt0 : hp->final_time;
+    if (!run->restart)
+        initial_state(s, run);
+    s->totals.cycle = -1;
+    return s;
+}
+
+static void hydro_restored(void *self, struct run *run)
+{
+    struct scheme *s = self;
+    struct mesh *m = run->mesh;
+    struct hydro_fields *f = &s->h.f;
+    memcpy(f->x_init, f->x, (size_t)m->nnodes * 3 * sizeof *f->x);
+    lagrange_geometry(m, f, m->ncells);
+    for (int32_t c = 0; c < m->ncells; c++) {
+        double xc[MAX_CELL_NODES][3];
+        mesh_cell_coords(m, f->x, c, xc);
+        f->len[c] = geom_length(m->el, (const double(*)[3])xc, f->vol[c], s->h.hp.length);
+    }
+    s->totals.mass0 = run->restart->mass0;
+    s->totals.energy0 = run->restart->energy0;
+}
+
+/* The next time step from the reduced candidate: sets run->dt, run->dt_old; -1 when it falls
+ * below dt_min (reported on rank 0, naming the limiting cell). */
+static int next_dt(struct scheme *s, struct run *run, double cand)
+{
+    const struct hydro_params *hp = &s->h.hp;
+    double dt = cand, grown = run->dt * hp->dt_growth;
+    dt = dt < grown ? dt : grown;
+    dt = dt < hp->dt_max ? dt : hp->dt_max;
+    double left = hp->final_time - run->time;
+    if (dt < hp->dt_min && left > 0) { /* before the last step is shortened to final_time */
+        /* the cell that limits the step: smallest candidate, lowest rank holding it */
+        double best = comm_min_double(run->comm, s->h.cand);
+        char msg[512] = "";
+        if (s->h.cand == best)
+            snprintf(msg, sizeof msg, "rank %d: %s:%d: cycle %ld: time step %.6g below dt_min %.6g (limited by cell %lld)",
+                     run->rank, __FILE__, __LINE__, run->cycle, dt, hp->dt_min,
+                     (long long)run->mesh->cell_gid[s->h.cand_cell]);
+        hydro_report_stop(run, s->h.cand == best, msg);
+        return -1;
+    }
+    if (left > 0 && dt > left)
+        dt = left; /* the last step ends exactly at final_time */
+    run->dt_old = run->dt;
+    run->dt = dt;
+    return 0;
+}
+
+static int hydro_cycle_op(void *self, struct run *run)
+{
+    struct scheme *s = self;
+    struct mesh *m = run->mesh;
+    if (run->cycle == run->cfg.test_nan_cycle) /* [run] test_nan_*: for tests of the failure path only */
+        for (int32_t c = 0; c < m->ncells_owned; c++)
+            if (m->cell_gid[c] == run->cfg.test_nan_cell)
+                s->h.f.e[c] = NAN;
+    s->run = run;
+    struct cycle_ops ops = halo_ops;
+    ops.ctx = s;
+    double out[2];
+    hydro_cycle(&s->h, &ops, run->cycle, run->dt, run->dt_old, out);
+    run->time += run->dt;
+    if (out[1] < 0) {
+        hydro_report_failure(run, &s->h);
+        return -1;
+    }
+    return next_dt(s, run, out[0]);
+}
+
+static int hydro_finished(const void *self, const struct run *run)
+{
+    (void)self;
+    return run->time >= run->cfg.final_time;
+}
+
+static void hydro_listing(void *self, struct run *run)
+{
+    struct scheme *s = self;
+    hydro_totals_listing(&s->totals, run, &s->h, 0);
+}
+
+static void hydro_report_op(void *self, struct run *run)
+{
+    struct scheme *s = self;
+    hydro_totals_listing(&s->totals, run, &s->h, 1);
+    hydro_report(run, &s->book, sync_points_name(s->pattern), &s->kern);
+}
+
+static void hydro_totals0(const void *self, double *mass0, double *energy0)
+{
+    const struct scheme *s = self;
+    *mass0 = s->totals.mass0;
+    *energy0 = s->totals.energy0;
+}
+
+static double hydro_burn_seconds(void *self, long n)
+{
+    struct scheme *s = self;
+    double t = comm_wtime();
+    s->burnt += cost_burn(&s->h.hp.eos, n, 1.0, 2.5);
+    return comm_wtime() - t;
+}
+
+static void hydro_destroy(void *self)
+{
+    struct scheme *s = self;
+    hydro_totals_free(&s->totals);
+    reduction_finish(&s->dt_red);
+    hydro_detach(s);
+    sync_book_free(&s->book);
+    free(s);
+}
+
+const struct case_ops hydro_case_ops = {
+    .name = "hydro",
+    .create = hydro_create,
+    .detach = hydro_detach,
+    .attach = hydro_attach,
+    .restored = hydro_restored,
+    .cycle = hydro_cycle_op,
+    .finished = hydro_finished,
+    .listing = hydro_listing,
+    .report = hydro_report_op,
+    .totals0 = hydro_totals0,
+    .burn_seconds = hydro_burn_seconds,
+    .destroy = hydro_destroy,
+};

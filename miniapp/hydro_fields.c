@@ -1,0 +1,143 @@
+/* The hydro fields and the arena (see hydro_fields.h). */
+#include "hydro_fields.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+/* Where a field's values live. */
+enum storage {
+    S_OWNED, /* an array of the registry's: migrated and dumped as its flags say */
+    S_MESH,  /* the mesh's node coordinates */
+    S_ARENA, /* Lagrange scratch in the arena (written and read within the phase) */
+    S_REMAP, /* a remap work array (unew, knew) */
+    S_PHI,   /* a view of columns of the remap's values [cell][REMAP_NPHI] */
+    S_GRAD,  /* a view of columns of its slopes [cell][REMAP_NPHI][3] */
+};
+
+enum { SMD = VAR_SYNC | VAR_MIGRATE | VAR_CHECKPOINT };
+
+static const struct {
+    const char *name;
+    enum var_center center;
+    int ncomp;
+    unsigned flags;
+    const char *unit;
+    enum storage storage;
+    int column; /* S_PHI, S_GRAD: the first column in the remap's values */
+} fields[F_COUNT] = {
+    [F_RHO] = {"density", VAR_CELL, 1, SMD, "mass/length^3", S_OWNED, 0},
+    [F_E] = {"internal_energy", VAR_CELL, 1, SMD, "energy/mass", S_OWNED, 0},
+    [F_P] = {"pressure", VAR_CELL, 1, SMD, "pressure", S_OWNED, 0},
+    [F_C] = {"sound_speed", VAR_CELL, 1, SMD, "length/time", S_OWNED, 0},
+    [F_Q] = {"viscosity", VAR_CELL, 1, SMD | VAR_SHOCK, "pressure", S_OWNED, 0},
+    [F_VOL] = {"volume", VAR_CELL, 1, SMD, "length^dim", S_OWNED, 0},
+    [F_MASS] = {"mass", VAR_CELL, 1, SMD, "mass", S_OWNED, 0},
+    [F_LEN] = {"length", VAR_CELL, 1, VAR_SYNC | VAR_MIGRATE, "length", S_OWNED, 0},
+    [F_RHO0] = {"density_n", VAR_CELL, 1, 0, "mass/length^3", S_ARENA, 0},
+    [F_E0] = {"internal_energy_n", VAR_CELL, 1, 0, "energy/mass", S_ARENA, 0},
+    [F_P0] = {"pressure_n", VAR_CELL, 1, 0, "pressure", S_ARENA, 0},
+    [F_X] = {"position", VAR_NODE, 3, VAR_SYNC, "length", S_MESH, 0},
+    [F_V] = {"velocity", VAR_NODE, 3, SMD, "length/time", S_OWNED, 0},
+    [F_NMASS] = {"mass", VAR_NODE, 1, SMD, "mass", S_OWNED, 0},
+    [F_FORCE] = {"force", VAR_NODE, 3, 0, "mass length/time^2", S_ARENA, 0},
+    [F_XINIT] = {"initial_position", VAR_NODE, 3, VAR_SYNC | VAR_MIGRATE, "length", S_OWNED, 0},
+    [F_UNEW] = {"remap_velocity", VAR_CELL, 3, VAR_SYNC, "length/time", S_REMAP, 0},
+    [F_KNEW] = {"remap_kinetic", VAR_CELL, 1, VAR_SYNC, "energy/mass", S_REMAP, 0},
+    [F_PHI_RHO] = {"remap_density", VAR_CELL, 1, VAR_SYNC, "mass/length^3", S_PHI, 0},
+    [F_PHI_E] = {"remap_internal_energy", VAR_CELL, 1, VAR_SYNC, "energy/mass", S_PHI, 1},
+    [F_PHI_K] = {"remap_kinetic_energy", VAR_CELL, 1, VAR_SYNC, "energy/mass", S_PHI, 2},
+    [F_PHI_U] = {"remap_mean_velocity", VAR_CELL, 3, VAR_SYNC, "length/time", S_PHI, 3},
+    [F_GRAD_RHO] = {"slope_density", VAR_CELL, 3, VAR_SYNC, "", S_GRAD, 0},
+    [F_GRAD_E] = {"slope_internal_energy", VAR_CELL, 3, VAR_SYNC, "", S_GRAD, 1},
+    [F_GRAD_K] = {"slope_kinetic_energy", VAR_CELL, 3, VAR_SYNC, "", S_GRAD, 2},
+    [F_GRAD_U] = {"slope_mean_velocity", VAR_CELL, 9, VAR_SYNC, "", S_GRAD, 3},
+};
+
+static int remap_only(int i) { return fields[i].storage >= S_REMAP; }
+
+void hydro_fields_register(struct registry *reg, int remap, double *node_xyz, int id[F_COUNT])
+{
+    for (int i = 0; i < F_COUNT; i++) {
+        id[i] = -1;
+        if (remap_only(i) && !remap)
+            continue;
+        if (fields[i].storage == S_OWNED)
+            id[i] = registry_add(reg, fields[i].name, fields[i].center, fields[i].ncomp, fields[i].flags,
+                                 fields[i].unit);
+        else /* pointed at its storage by hydro_fields_attach */
+            id[i] = registry_add_external(reg, fields[i].name, fields[i].center, fields[i].ncomp, fields[i].flags,
+                                          fields[i].unit, fields[i].storage == S_MESH ? node_xyz : NULL);
+    }
+}
+
+/* Doubles of one field over the mesh's items (at least one item, for empty ranks). */
+static size_t field_doubles(const struct mesh *m, int i)
+{
+    size_t items = (size_t)(fields[i].center == VAR_CELL ? m->ncells : m->nnodes);
+    return (items ? items : 1) * (size_t)fields[i].ncomp;
+}
+
+/* The arena: corner vectors, the level-n copies and the forces live from the start of the
+ * Lagrange phase to its end, the remap's work arrays within one remap step; neither reads what
+ * the other left, so one block serves both (3D: 36 instead of 76 doubles per cell). Written
+ * once here so that its pages are faulted in during the set-up, not inside the first cycle's
+ * timers (page faults are expensive on some VMs). */
+static void arena_attach(struct hydro *h, struct registry *reg, const int id[F_COUNT])
+{
+    const struct mesh *m = h->m;
+    size_t ncorner = (size_t)(m->ncells ? m->ncells : 1) * m->el->nnodes * 3, lag = ncorner;
+    size_t rem = h->hp.remap ? remap_work_size(m) : 0;
+    for (int i = 0; i < F_COUNT; i++)
+        if (fields[i].storage == S_ARENA)
+            lag += field_doubles(m, i);
+    h->narena = lag > rem ? lag : rem;
+    h->arena = xmalloc(h->narena * sizeof *h->arena);
+    memset(h->arena, 0, h->narena * sizeof *h->arena);
+    h->f.corner = h->arena;
+    double *next = h->arena + ncorner;
+    for (int i = 0; i < F_COUNT; i++)
+        if (fields[i].storage == S_ARENA) {
+            registry_set_external(reg, id[i], next);
+            next += field_doubles(m, i);
+        }
+}
+
+/* The remap's results and its values and slopes, each synchronised in place (MaHyCo does one
+ * variable at a time): views of the interleaved [cell][rho e k u] and [cell][rho e k u][3]. */
+static void remap_attach(struct hydro *h, struct registry *reg, const int id[F_COUNT])
+{
+    remap_work_init(&h->rw, h->m, h->arena);
+    registry_set_external(reg, id[F_UNEW], h->rw.unew);
+    registry_set_external(reg, id[F_KNEW], h->rw.knew);
+    for (int i = 0; i < F_COUNT; i++)
+        if (fields[i].storage == S_PHI)
+            registry_set_view(reg, id[i], h->rw.phi + fields[i].column, REMAP_NPHI);
+        else if (fields[i].storage == S_GRAD)
+            registry_set_view(reg, id[i], h->rw.grad + 3 * fields[i].column, REMAP_NPHI * 3);
+}
+
+void hydro_fields_attach(struct hydro *h, struct registry *reg, const int id[F_COUNT])
+{
+    registry_set_external(reg, id[F_X], h->m->node_xyz);
+    arena_attach(h, reg, id);
+    struct hydro_fields *f = &h->f;
+    double **ptr[F_COUNT] = {[F_RHO] = &f->rho, [F_E] = &f->e,     [F_P] = &f->p,         [F_C] = &f->c,
+                             [F_Q] = &f->q,     [F_VOL] = &f->vol, [F_MASS] = &f->mass,   [F_LEN] = &f->len,
+                             [F_RHO0] = &f->rho0, [F_E0] = &f->e0, [F_P0] = &f->p0,       [F_X] = &f->x,
+                             [F_V] = &f->v,     [F_NMASS] = &f->nmass, [F_FORCE] = &f->force, [F_XINIT] = &f->x_init};
+    for (int i = 0; i < F_COUNT; i++)
+        if (ptr[i])
+            *ptr[i] = reg->v[id[i]].data;
+    if (h->hp.remap)
+        remap_attach(h, reg, id);
+}
+
+void hydro_fields_detach(struct hydro *h)
+{
+    remap_work_free(&h->rw);
+    free(h->arena);
+    h->arena = NULL;
+    h->f.corner = NULL;
+}

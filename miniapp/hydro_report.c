@@ -1,0 +1,110 @@
+/* The hydro case's listing lines and reports (see hydro_report.h). */
+#include "hydro_report.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "run.h"
+
+/* Waiting for a reduction is communication, not compute: the load balancer must not see it. */
+static void wait_totals(struct totals_report *t, struct run *run)
+{
+    timers_start(&run->tm, TIMER_REDUCE);
+    reduction_finish(&t->red);
+    timers_stop(&run->tm, TIMER_REDUCE);
+}
+
+void hydro_totals_initial(struct totals_report *t, struct run *run, const struct hydro *h)
+{
+    double v[2];
+    hydro_totals(h, v);
+    reduction_start(run->comm, &t->red, v, 2, 0);
+    wait_totals(t, run);
+    t->mass0 = t->red.out[0];
+    t->energy0 = t->red.out[1];
+    t->cycle = -1;
+}
+
+static void print_totals(struct totals_report *t, struct run *run)
+{
+    wait_totals(t, run);
+    double mass = t->red.out[0], energy = t->red.out[1];
+    listing_printf(run->lst, "Hydro", "Totals at cycle %ld, time %.6e: mass %.12e (drift %+.3e), energy %.12e "
+                   "(drift %+.3e)", t->cycle, t->time, mass, (mass - t->mass0) / t->mass0, energy,
+                   (energy - t->energy0) / fabs(t->energy0));
+    t->cycle = -1;
+}
+
+void hydro_totals_listing(struct totals_report *t, struct run *run, const struct hydro *h, int final)
+{
+    if (final && t->cycle == run->cycle) { /* the last cycle's line already started them */
+        print_totals(t, run);
+        return;
+    }
+    if (t->cycle >= 0) /* started at the previous listing line */
+        print_totals(t, run);
+    double v[2];
+    hydro_totals(h, v);
+    reduction_start(run->comm, &t->red, v, 2, 0);
+    t->cycle = run->cycle;
+    t->time = run->time;
+    if (final)
+        print_totals(t, run);
+}
+
+void hydro_totals_free(struct totals_report *t) { reduction_finish(&t->red); }
+
+void hydro_report_stop(struct run *run, int holds, const char *msg)
+{
+    int holder = -comm_max_int(run->comm, holds ? -run->rank : -run->size);
+    char *text = comm_bcast_text(run->comm, run->rank == holder ? msg : "", holder);
+    if (run->rank == 0) {
+        fprintf(stderr, "hydro: %s\n", text);
+        listing_printf(run->lst, "Hydro", "Stopped: %s", text);
+    }
+    free(text);
+}
+
+void hydro_report_failure(struct run *run, const struct hydro *h)
+{
+    long long gid = h->failed ? (long long)run->mesh->cell_gid[h->err.cell] : LLONG_MAX;
+    long long worst = comm_min_ll(run->comm, gid);
+    char msg[512] = "";
+    if (gid == worst)
+        snprintf(msg, sizeof msg, "rank %d: %s:%d: cycle %ld: cell %lld: %s", run->rank, h->err.file, h->err.line,
+                 run->cycle, worst, h->err.what);
+    hydro_report_stop(run, gid == worst, msg);
+}
+
+/* HYDRO_KERNEL_REPORT: rank 0's kernels. */
+static void report_kernels(struct run *run, const struct kernels *k, long done)
+{
+    if (!k->report || run->rank != 0)
+        return;
+    FILE *out = fopen(k->report, "w");
+    if (!out)
+        hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_KERNEL_REPORT: cannot write '%s': %s", k->report, strerror(errno));
+    char what[256];
+    snprintf(what, sizeof what, "rank 0 of %d, %ld cycles, %s", run->size, done, k->model ? "modelled" : "measured");
+    kernels_write(k, out, what);
+    if (fclose(out))
+        hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_KERNEL_REPORT: cannot write '%s'", k->report);
+    listing_printf(run->lst, "Internal", "Kernel costs of rank 0 written to %s", k->report);
+}
+
+void hydro_report(struct run *run, const struct sync_book *b, const char *pattern, const struct kernels *k)
+{
+    long long syncs, messages, bytes;
+    sync_book_totals(b, &syncs, &messages, &bytes);
+    long done = run->cycle - run->first_cycle + 1;
+    double cycles = done > 0 ? (double)done : 1.0;
+    listing_printf(run->lst, "Sync", "Synchronisations per cycle: %.1f (pattern %s, %s)", (double)syncs / cycles,
+                   pattern, run->cfg.sync == SYNC_BASIC ? "basic Isend/Irecv" : "persistent requests");
+    sync_book_report(b, run);
+    report_kernels(run, k, done);
+}

@@ -1,0 +1,122 @@
+/* The synchronisation patterns mahyco and minimal (see sync_points.h). Adding a field to a
+ * point is one entry in a GROUP; a new pattern is one more table. */
+#include "sync_points.h"
+
+#include "deck.h"
+#include "run.h"
+
+enum { MAX_GROUPS = 5, MAX_FIELDS = 8 };
+
+struct group_def {
+    int n;
+    int field[MAX_FIELDS];
+};
+
+struct point_def {
+    int together; /* 1: every group started, then every group finished (one wait for all) */
+    int ngroups;
+    struct group_def g[MAX_GROUPS];
+};
+
+/* How far into the ghost layers a kernel computes: its items of layers 0 .. d-1, or */
+enum { D_INNER = -1, /* every layer but the last */
+       D_ALL = -2 /* every local item */ };
+
+struct pattern {
+    const char *name;
+    struct point_def point[SP_COUNT];
+    int depth[K_COUNT];
+};
+
+#define GROUP(...) {sizeof((int[]){__VA_ARGS__}) / sizeof(int), {__VA_ARGS__}}
+#define EACH(n, ...) {0, n, {__VA_ARGS__}}
+#define TOGETHER(n, ...) {1, n, {__VA_ARGS__}}
+/* every field the cycle reads on ghosts, for the initial state and after a restart */
+#define INIT EACH(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN), GROUP(F_X, F_V, F_NMASS))
+/* MaHyCo's level-n values, each synchronised on its own */
+#define SAVED EACH(5, GROUP(F_Q), GROUP(F_RHO), GROUP(F_E), GROUP(F_VOL), GROUP(F_P))
+/* the remap's kernels outside the Lagrange phase: the same in both patterns */
+#define REMAP_DEPTHS [K_R_TARGETS] = D_ALL, [K_R_CELLS] = 1, [K_R_NODES] = 1, [K_R_FINISH] = 1, [K_R_MOVE] = D_ALL
+
+static const struct pattern patterns[] = {
+    /* MaHyCo: owners compute, each quantity synchronised where it is produced (ghost cells'
+     * remap values are computed too, then replaced by their owners': their centres are needed) */
+    [PATTERN_MAHYCO] = {
+        "mahyco",
+        {[SP_INIT] = INIT,
+         [SP_SAVE] = SAVED,
+         [SP_VELOCITY] = EACH(1, GROUP(F_V)),
+         [SP_POSITION] = EACH(1, GROUP(F_X)),
+         [SP_REMAP_VALUES] = EACH(4, GROUP(F_PHI_RHO), GROUP(F_PHI_E), GROUP(F_PHI_K), GROUP(F_PHI_U)),
+         [SP_REMAP_SLOPES] = EACH(4, GROUP(F_GRAD_RHO), GROUP(F_GRAD_E), GROUP(F_GRAD_K), GROUP(F_GRAD_U)),
+         [SP_REMAP_CELLS] = EACH(4, GROUP(F_MASS), GROUP(F_UNEW), GROUP(F_E), GROUP(F_KNEW)),
+         [SP_REMAP_NODES] = EACH(1, GROUP(F_V)),
+         [SP_STEP_END] = SAVED, /* MaHyCo synchronises its cell variables again after each direction */
+         [SP_END_REMAP] = EACH(1, GROUP(F_NMASS))},
+        {[K_SAVE] = 1, [K_GEOMETRY] = 2, [K_FORCES] = 1, [K_VELOCITY] = 1, [K_POSITIONS] = 1, [K_CELLS] = 1,
+         [K_DT] = 1, [K_R_VALUES] = D_ALL, [K_R_SWEPT] = 1, [K_R_GRADIENTS] = 1, [K_R_LIMIT] = 1, REMAP_DEPTHS},
+    },
+    /* minimal: redundant work on the ghost layers, one synchronisation per remap step and one
+     * at the end of the cycle, beside the dt reduction */
+    [PATTERN_MINIMAL] = {
+        "minimal",
+        {[SP_INIT] = INIT,
+         [SP_REMAP_CELLS] = EACH(1, GROUP(F_MASS, F_UNEW, F_E, F_KNEW)),
+         [SP_STEP_BETWEEN] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_MASS), GROUP(F_V, F_NMASS)),
+         [SP_END_LAGRANGE] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q), GROUP(F_X, F_V)),
+         [SP_END_REMAP] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_MASS), GROUP(F_V, F_NMASS))},
+        {[K_SAVE] = D_INNER, [K_GEOMETRY] = D_ALL, [K_FORCES] = D_INNER, [K_VELOCITY] = D_INNER,
+         [K_POSITIONS] = D_INNER, [K_CELLS] = D_INNER, [K_DT] = 1, [K_R_VALUES] = 3, [K_R_SWEPT] = 2,
+         [K_R_GRADIENTS] = 2, [K_R_LIMIT] = 2, REMAP_DEPTHS},
+    },
+};
+
+/* Whether a point can be reached by a cycle with or without the remap. */
+static int point_runs(enum sync_point p, int remap)
+{
+    switch (p) {
+    case SP_INIT:
+    case SP_SAVE:
+    case SP_VELOCITY:
+    case SP_POSITION:
+        return 1;
+    case SP_END_LAGRANGE:
+        return !remap;
+    default: /* the remap's points */
+        return remap;
+    }
+}
+
+void sync_points_record(struct sync_book *b, struct run *run, int pattern, int remap, const int id[F_COUNT])
+{
+    for (int p = 0; p < SP_COUNT; p++) {
+        const struct point_def *d = &patterns[pattern].point[p];
+        if (!point_runs((enum sync_point)p, remap))
+            continue;
+        sync_book_together(b, p, d->together);
+        for (int g = 0; g < d->ngroups; g++) {
+            int ids[MAX_FIELDS];
+            for (int i = 0; i < d->g[g].n; i++)
+                ids[i] = id[d->g[g].field[i]];
+            sync_book_group(b, p, run, ids, d->g[g].n);
+        }
+    }
+}
+
+void sync_points_ranges(int pattern, const struct mesh *m, int32_t n[K_COUNT])
+{
+    static const enum kernel_items items[K_COUNT] = {
+#define X(id, name, it, help) [id] = it,
+        KERNEL_LIST(X)
+#undef X
+    };
+    const int L = m->nlayers;
+    for (int k = 0; k < K_COUNT; k++) {
+        int d = patterns[pattern].depth[k];
+        const int32_t *start = items[k] == ITEMS_CELLS ? m->cell_layer_start : m->node_layer_start;
+        int32_t all = items[k] == ITEMS_CELLS ? m->ncells : m->nnodes;
+        n[k] = d == D_ALL ? all : start[d == D_INNER ? L : d < L + 1 ? d : L + 1];
+    }
+}
+
+const char *sync_points_name(int pattern) { return patterns[pattern].name; }

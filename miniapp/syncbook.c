@@ -1,0 +1,110 @@
+/* Recorded synchronisations of a case (see syncbook.h). */
+#include "syncbook.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "comm.h"
+#include "run.h"
+
+void sync_book_init(struct sync_book *b, int npoints)
+{
+    memset(b, 0, sizeof *b);
+    b->npoints = npoints;
+    b->point = xcalloc((size_t)(npoints ? npoints : 1), sizeof *b->point);
+}
+
+void sync_book_group(struct sync_book *b, int point, struct run *run, const int *ids, int n)
+{
+    struct book_point *p = &b->point[point];
+    if (p->ngroups == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 4;
+        p->g = xrealloc(p->g, (size_t)p->cap * sizeof *p->g);
+    }
+    struct sync_plan *plan = run->reg.v[ids[0]].center == VAR_CELL ? &run->cell_plan : &run->node_plan;
+    p->g[p->ngroups++] = sync_group_create(run->comm, plan, &run->reg, ids, n,
+                                           run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
+}
+
+void sync_book_together(struct sync_book *b, int point, int together) { b->point[point].together = together; }
+
+int sync_book_empty(const struct sync_book *b, int point) { return b->point[point].ngroups == 0; }
+
+void sync_book_run(struct sync_book *b, struct run *run, int point)
+{
+    struct book_point *p = &b->point[point];
+    if (!p->ngroups)
+        return;
+    timers_start(&run->tm, TIMER_SYNC);
+    if (p->together) {
+        for (int g = 0; g < p->ngroups; g++)
+            sync_start(p->g[g]);
+        for (int g = 0; g < p->ngroups; g++)
+            sync_finish(p->g[g]);
+    } else {
+        for (int g = 0; g < p->ngroups; g++) {
+            sync_start(p->g[g]);
+            sync_finish(p->g[g]);
+        }
+    }
+    timers_stop(&run->tm, TIMER_SYNC);
+}
+
+void sync_book_drop(struct sync_book *b)
+{
+    for (int i = 0; i < b->npoints; i++) {
+        struct book_point *p = &b->point[i];
+        for (int g = 0; g < p->ngroups; g++) {
+            b->syncs += p->g[g]->count;
+            b->messages += p->g[g]->messages;
+            b->bytes += p->g[g]->bytes_sent;
+            sync_group_destroy(p->g[g]);
+        }
+        p->ngroups = 0;
+    }
+}
+
+void sync_book_reset(struct sync_book *b)
+{
+    for (int i = 0; i < b->npoints; i++)
+        for (int g = 0; g < b->point[i].ngroups; g++)
+            b->point[i].g[g]->count = b->point[i].g[g]->messages = b->point[i].g[g]->bytes_sent = 0;
+    b->syncs = b->messages = b->bytes = 0;
+}
+
+void sync_book_totals(const struct sync_book *b, long long *syncs, long long *messages, long long *bytes)
+{
+    *syncs = b->syncs;
+    *messages = b->messages;
+    *bytes = b->bytes;
+    for (int i = 0; i < b->npoints; i++)
+        for (int g = 0; g < b->point[i].ngroups; g++) {
+            *syncs += b->point[i].g[g]->count;
+            *messages += b->point[i].g[g]->messages;
+            *bytes += b->point[i].g[g]->bytes_sent;
+        }
+}
+
+void sync_book_report(const struct sync_book *b, struct run *run)
+{
+    long long syncs, messages, bytes;
+    sync_book_totals(b, &syncs, &messages, &bytes);
+    long done = run->cycle - run->first_cycle + 1; /* cycles of this run, a restart's included */
+    double cycles = done > 0 ? (double)done : 1.0;
+    double per[2] = {(double)messages / cycles, (double)bytes / cycles};
+    struct stats st[2];
+    comm_stats(run->comm, per, 2, st);
+    listing_printf(run->lst, "Sync", "This rank sent per cycle: %.0f messages, %.0f bytes", per[0], per[1]);
+    listing_printf(run->lst, "Sync", "Bytes sent per cycle over ranks: min %.0f (rank %d) avg %.0f max %.0f (rank %d)",
+                   st[1].min, st[1].rank_min, st[1].avg, st[1].max, st[1].rank_max);
+}
+
+void sync_book_free(struct sync_book *b)
+{
+    sync_book_drop(b);
+    for (int i = 0; i < b->npoints; i++)
+        free(b->point[i].g);
+    free(b->point);
+    memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,128 @@
+/* The hydro cycle (see cycle.h). */
+#include "cycle.h"
+
+#include <math.h>
+
+#include "lagrange.h"
+
+/* Runs `call` as kernel k: the miniapp times and counts it. */
+#define KERNEL(ops, k, call)               \
+    do {                                   \
+        (ops)->kernel_begin((ops)->ctx);   \
+        call;                              \
+        (ops)->kernel_end((ops)->ctx, k);  \
+    } while (0)
+
+/* The arena passes from one phase to the other. Sanitizer builds (test/asan_mpi.t) fill it with
+ * NaN there, so that a phase reading what the other left (a lifetime error) fails the run. */
+static void arena_handover(struct hydro *h)
+{
+#ifdef __SANITIZE_ADDRESS__
+    for (size_t i = 0; i < h->narena; i++)
+        h->arena[i] = NAN;
+#else
+    (void)h;
+#endif
+}
+
+static struct hydro_error *error_slot(struct hydro *h) { return h->failed ? &h->err2 : &h->err; }
+
+/* Velocities, positions, volumes, densities, energies from level n to n + 1. */
+static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double dt, double dt_half)
+{
+    const struct mesh *m = h->m;
+    struct hydro_fields *f = &h->f;
+    const int dim = m->el->dim;
+    const int32_t *n = h->n;
+    ops->phase(ops->ctx, PHASE_LAGRANGE, 1);
+    KERNEL(ops, K_SAVE, lagrange_save(f, n[K_SAVE]));
+    ops->sync(ops->ctx, SP_SAVE);
+    KERNEL(ops, K_GEOMETRY, lagrange_geometry(m, f, n[K_GEOMETRY]));
+    if (!h->hp.remap) { /* walls follow the boundary as it moves (with the remap it never does) */
+        walls_free(&h->walls);
+        walls_build(m, f->x, m->node_layer_start[m->nlayers], &h->walls);
+    }
+    KERNEL(ops, K_FORCES, lagrange_forces(m, f, n[K_FORCES]));
+    KERNEL(ops, K_VELOCITY, lagrange_velocity(f, &h->walls, n[K_VELOCITY], dim, dt_half));
+    ops->sync(ops->ctx, SP_VELOCITY);
+    KERNEL(ops, K_POSITIONS, lagrange_positions(f, n[K_POSITIONS], dim, dt));
+    ops->sync(ops->ctx, SP_POSITION);
+    int failed = 0;
+    KERNEL(ops, K_CELLS, failed = lagrange_cells(m, f, &h->hp, n[K_CELLS], dt, &h->err));
+    if (failed)
+        h->failed = 1;
+    ops->phase(ops->ctx, PHASE_LAGRANGE, 0);
+}
+
+/* One remap step to the targets of sweep (-1: the initial mesh). */
+static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, int last)
+{
+    const struct mesh *m = h->m;
+    struct hydro_fields *f = &h->f;
+    struct remap_work *w = &h->rw;
+    const int32_t *n = h->n;
+    arena_handover(h);
+    KERNEL(ops, K_R_TARGETS, remap_targets(m, f, w, sweep));
+    KERNEL(ops, K_R_VALUES, remap_values(m, f, w, n[K_R_VALUES]));
+    ops->sync(ops->ctx, SP_REMAP_VALUES);
+    KERNEL(ops, K_R_SWEPT, remap_swept(m, f, w, n[K_R_SWEPT]));
+    KERNEL(ops, K_R_GRADIENTS, remap_gradients(m, f, w, n[K_R_GRADIENTS]));
+    KERNEL(ops, K_R_LIMIT, remap_limit(m, f, w, h->hp.limiter, n[K_R_LIMIT]));
+    ops->sync(ops->ctx, SP_REMAP_SLOPES);
+    KERNEL(ops, K_R_CELLS, remap_cells(m, f, w, n[K_R_CELLS]));
+    ops->sync(ops->ctx, SP_REMAP_CELLS);
+    KERNEL(ops, K_R_NODES, remap_nodes(m, f, w, &h->walls, n[K_R_NODES]));
+    ops->sync(ops->ctx, SP_REMAP_NODES);
+    int failed = 0;
+    KERNEL(ops, K_R_FINISH, failed = remap_finish(m, f, w, &h->hp, n[K_R_FINISH], error_slot(h)));
+    if (failed)
+        h->failed = 1;
+    KERNEL(ops, K_R_MOVE, remap_move(m, f, w));
+    ops->sync(ops->ctx, SP_STEP_END);
+    if (!last)
+        ops->sync(ops->ctx, SP_STEP_BETWEEN);
+}
+
+void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, double dt, double dt_old, double out[2])
+{
+    const struct mesh *m = h->m;
+    const int dim = m->el->dim;
+    h->failed = 0;
+    arena_handover(h);
+    lagrange_phase(h, ops, dt, 0.5 * (dt_old + dt));
+    ops->after_lagrange(ops->ctx);
+    if (h->hp.remap) { /* MaHyCo's directional sweeps start from the axis cycle % dim */
+        int steps = h->split ? dim : 1, first = (int)(cycle % dim);
+        ops->phase(ops->ctx, PHASE_REMAP, 1);
+        for (int i = 0; i < steps; i++)
+            remap_step(h, ops, h->split ? (first + i) % dim : -1, i == steps - 1);
+        ops->phase(ops->ctx, PHASE_REMAP, 0);
+    }
+    /* the dt candidate and the failure flag travel in one non-blocking reduction, finished
+     * after the cycle's last synchronisation */
+    h->cand = -1.0;
+    arena_handover(h); /* nothing after the phases reads the arena */
+    if (!h->failed)
+        KERNEL(ops, K_DT, h->cand = lagrange_dt_candidate(m, &h->f, &h->hp, h->n[K_DT], &h->cand_cell));
+    double v[2] = {h->cand, h->failed ? -1.0 : 0.0};
+    ops->reduce_start(ops->ctx, v);
+    ops->sync(ops->ctx, h->hp.remap ? SP_END_REMAP : SP_END_LAGRANGE);
+    ops->reduce_finish(ops->ctx, out);
+}
+
+void hydro_totals(const struct hydro *h, double out[2])
+{
+    const struct mesh *m = h->m;
+    const struct hydro_fields *f = &h->f;
+    double mass = 0, energy = 0;
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        mass += f->mass[c];
+        energy += f->mass[c] * f->e[c];
+    }
+    for (int32_t n = 0; n < m->nnodes_owned; n++) {
+        const double *v = f->v + 3 * (size_t)n;
+        energy += 0.5 * f->nmass[n] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    }
+    out[0] = mass;
+    out[1] = energy;
+}

@@ -1,0 +1,115 @@
+/* The hydro cycle as the algorithm: Lagrange phase, remap steps, time-step candidate, with its
+ * synchronisation points named. Plain C: communication, timers and accounting are reached
+ * through a small table of functions (struct cycle_ops, in the manner of CoMD's HaloExchange)
+ * that the miniapp implements (miniapp/hydro_case.c). */
+#ifndef HYDRO_CYCLE_H
+#define HYDRO_CYCLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hydro.h"
+#include "remap.h"
+
+/* The physics kernels, each timed and counted by the miniapp (HYDRO_KERNEL_REPORT, the SMPI
+ * compute model): id, name, the items it loops over, what it does. "Active" items are those a
+ * remap kernel really works on (cells with a node that moves, moved nodes): the remap skips the
+ * rest, so its cost is a per-item part plus a per-active-item part. */
+#define KERNEL_LIST(X)                                                                       \
+    X(K_SAVE, "lagrange_save", ITEMS_CELLS, "cells: copy the state at the start of the step") \
+    X(K_GEOMETRY, "lagrange_geometry", ITEMS_CELLS, "cells: corner vectors")                  \
+    X(K_FORCES, "lagrange_forces", ITEMS_NODES, "nodes: corner forces")                       \
+    X(K_VELOCITY, "lagrange_velocity", ITEMS_NODES, "nodes: velocity, walls")                 \
+    X(K_POSITIONS, "lagrange_positions", ITEMS_NODES, "nodes: move")                          \
+    X(K_CELLS, "lagrange_cells", ITEMS_CELLS, "cells: volume, density, energy, EOS, viscosity") \
+    X(K_DT, "lagrange_dt", ITEMS_CELLS, "owned cells: the time step candidate")               \
+    X(K_R_TARGETS, "remap_targets", ITEMS_NODES, "nodes: targets of the sweep")              \
+    X(K_R_VALUES, "remap_values", ITEMS_CELLS, "cells: values and centres")                  \
+    X(K_R_SWEPT, "remap_swept", ITEMS_CELLS, "cells: swept volumes of their faces")          \
+    X(K_R_GRADIENTS, "remap_gradients", ITEMS_CELLS, "cells: least-squares slopes")          \
+    X(K_R_LIMIT, "remap_limit", ITEMS_CELLS, "cells: slope limiter")                         \
+    X(K_R_CELLS, "remap_cells", ITEMS_CELLS, "cells: fluxes and new values")                 \
+    X(K_R_NODES, "remap_nodes", ITEMS_NODES, "nodes: new velocity and mass")                 \
+    X(K_R_FINISH, "remap_finish", ITEMS_CELLS, "cells: volume, density, energy at the targets") \
+    X(K_R_MOVE, "remap_move", ITEMS_NODES, "nodes: back to the targets")
+
+enum kernel_items { ITEMS_CELLS, ITEMS_NODES };
+enum kernel {
+#define X(id, name, items, help) id,
+    KERNEL_LIST(X)
+#undef X
+        K_COUNT
+};
+/* The first remap kernel: from here on a kernel's work has an active part. */
+#define K_FIRST_REMAP K_R_TARGETS
+
+/* Where the cycle synchronises ghosts. A synchronisation pattern (miniapp/sync_points.c) says
+ * which fields each point carries; a point of no field costs nothing. */
+#define SYNC_POINT_LIST(X)                                                                          \
+    X(SP_INIT, "init", "the initial state: every field the cycle reads on ghosts")                  \
+    X(SP_SAVE, "save", "level n saved: viscosity, density, internal energy, volume, pressure")      \
+    X(SP_VELOCITY, "velocity", "node velocities after the Lagrange update")                         \
+    X(SP_POSITION, "position", "node positions after the move")                                     \
+    X(SP_REMAP_VALUES, "remap_values", "the cell values the remap reconstructs")                    \
+    X(SP_REMAP_SLOPES, "remap_slopes", "their limited slopes")                                      \
+    X(SP_REMAP_CELLS, "remap_cells", "remapped cell mass, mean velocity, internal and kinetic energy") \
+    X(SP_REMAP_NODES, "remap_nodes", "node velocities after the remap")                             \
+    X(SP_STEP_END, "step_end", "after each remap step")                                             \
+    X(SP_STEP_BETWEEN, "step_between", "between two remap steps (not after the last)")              \
+    X(SP_END_LAGRANGE, "end_lagrange", "end of a cycle without remap, beside the dt reduction")     \
+    X(SP_END_REMAP, "end_remap", "end of a cycle with remap, beside the dt reduction")
+
+enum sync_point {
+#define X(id, name, help) id,
+    SYNC_POINT_LIST(X)
+#undef X
+        SP_COUNT
+};
+
+enum cycle_phase { PHASE_LAGRANGE, PHASE_REMAP };
+
+/* What the cycle needs from outside physics. ctx is passed back to every call. */
+struct cycle_ops {
+    void *ctx;
+    /* Ghosts of the point's fields get their owners' values (returns when they have). */
+    void (*sync)(void *ctx, enum sync_point p);
+    /* The cycle's reduction: v[0] the dt candidate (min over ranks), v[1] the failure flag (-1
+     * on a failing rank, min over ranks); started, then finished after the end-of-cycle point. */
+    void (*reduce_start)(void *ctx, const double v[2]);
+    void (*reduce_finish)(void *ctx, double out[2]);
+    /* Around each phase (timers), and around each kernel call (accounting: kernel_end comes
+     * right after the call; its items are those of struct hydro's n[k]). */
+    void (*phase)(void *ctx, enum cycle_phase ph, int begin);
+    void (*kernel_begin)(void *ctx);
+    void (*kernel_end)(void *ctx, enum kernel k);
+    /* After the Lagrange phase, before the remap: the load balancer's extra work, if any. */
+    void (*after_lagrange)(void *ctx);
+};
+
+/* The scheme's state on one rank's mesh. */
+struct hydro {
+    const struct mesh *m;
+    struct hydro_params hp;
+    struct hydro_fields f;
+    struct walls walls;
+    struct remap_work rw; /* with hp.remap */
+    int split;            /* directional remap: one step per axis, the first rotating */
+    int32_t n[K_COUNT];   /* items each kernel computes: [0, n[k]) of its cells or nodes */
+    double *arena;        /* scratch one phase writes and the other overwrites (see hydro_fields_attach) */
+    size_t narena;        /* its doubles */
+    /* what the last cycle found */
+    int failed;                   /* a cell failed on this rank */
+    struct hydro_error err, err2; /* the first failure of the cycle, and a later one (ignored) */
+    double cand;                  /* this rank's dt candidate, -1 when failed */
+    int32_t cand_cell;            /* the owned cell giving it */
+};
+
+/* One cycle (number cycle: the first sweep of a directional remap) with steps dt and dt_old:
+ * the state goes from level n to n + 1, h->failed and the candidate are set, and out gets the
+ * reduced candidate and failure flag (out[1] < 0: some rank failed). */
+void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, double dt, double dt_old, double out[2]);
+
+/* Owned totals: mass, and internal + kinetic energy. */
+void hydro_totals(const struct hydro *h, double out[2]);
+
+#endif

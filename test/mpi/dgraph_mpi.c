@@ -1,0 +1,183 @@
+/* MPI test of the distributed dual graph and the METIS backend: the graph built from cells
+ * scattered over the ranks (gid % P: every face between ranks) equals, row by row in global ids,
+ * a brute-force serial graph (all face records sorted by key); boundary tags only save questions;
+ * METIS's parts from the scattered graph (gathered on rank 0) equal those of the whole graph on
+ * rank 0 (read in place). Usage: mpirun -np N dgraph_mpi [section.key=value ...]. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cartesian.h"
+#include "check.h"
+#include "comm.h"
+#include "deck.h"
+#include "dgraph.h"
+#include "gmsh.h"
+#include "partitioner.h"
+#include "setup.h"
+#include "tap.h"
+
+static void whole_mesh(const struct config *cfg, struct cellset *cs)
+{
+    char err[512];
+    cellset_init(cs, (int)cfg->dim);
+    if (cfg->mesh_kind == MESH_GMSH) {
+        if (gmsh_read(cfg->mesh_file, (int)cfg->dim, cs, err, sizeof err))
+            hydro_fatal(MPI_COMM_WORLD, 1, "%s", err);
+    } else {
+        struct box b;
+        setup_box(cfg, &b);
+        int64_t lo[3] = {0, 0, 0};
+        cartesian_generate(&b, lo, b.n, cs);
+    }
+}
+
+/* Brute force: every cell face as a record sorted by key; a cell's neighbours are the other
+ * cells of its faces, faces taken in key order. Rows [n + 1] offsets, nb neighbour gids. */
+static void serial_rows(const struct cellset *cs, int64_t **off_out, int64_t **nb_out)
+{
+    const struct element *el = cs->el;
+    const int64_t n = cs->ncells, nf = el->nfaces, nrec = n * nf > 0 ? n * nf : 1;
+    struct face_rec *fr = xmalloc((size_t)nrec * sizeof *fr);
+    for (int64_t c = 0; c < n; c++)
+        for (int f = 0; f < nf; f++) {
+            element_face_key(el, cs->nodes + c * el->nnodes, f, fr[c * nf + f].key);
+            fr[c * nf + f].cell = cs->gid[c];
+            fr[c * nf + f].side = f;
+        }
+    struct face_rec *sorted = xmalloc((size_t)nrec * sizeof *sorted);
+    memcpy(sorted, fr, (size_t)(n * nf) * sizeof *fr);
+    qsort(sorted, (size_t)(n * nf), sizeof *sorted, face_rec_cmp);
+    int64_t *off = xcalloc((size_t)n + 1, sizeof *off), *nb = xmalloc((size_t)nrec * sizeof *nb);
+    for (int64_t c = 0, len = 0; c < n; c++) { /* cs is in gid order from 0: cell c has gid c */
+        struct face_rec mine[MAX_CELL_FACES];
+        memcpy(mine, fr + c * nf, (size_t)nf * sizeof *mine);
+        qsort(mine, (size_t)nf, sizeof *mine, face_rec_cmp);
+        for (int f = 0; f < nf; f++) {
+            struct face_rec *hit = bsearch(&mine[f], sorted, (size_t)(n * nf), sizeof *sorted, face_rec_cmp);
+            while (hit > sorted && !memcmp(hit[-1].key, mine[f].key, sizeof mine[f].key))
+                hit--;
+            for (; hit < sorted + n * nf && !memcmp(hit->key, mine[f].key, sizeof hit->key); hit++)
+                if (hit->cell != cs->gid[c])
+                    nb[len++] = hit->cell;
+        }
+        off[c + 1] = len;
+    }
+    free(fr);
+    free(sorted);
+    *off_out = off;
+    *nb_out = nb;
+}
+
+/* The cells of cs whose gid % P is this rank's, in ascending gid. */
+static void scatter(const struct cellset *cs, int me, int P, struct cellset *mine)
+{
+    cellset_init(mine, cs->el->dim);
+    for (int64_t c = 0; c < cs->ncells; c++)
+        if (cs->gid[c] % P == me)
+            cellset_add_cell(mine, cs->gid[c], cs->nodes + c * cs->el->nnodes, cs->face_tag + c * cs->el->nfaces);
+}
+
+/* Rows of g that differ from the serial ones (neighbour vertex numbers read as gids). */
+static long long wrong_rows(MPI_Comm comm, const struct dgraph *g, const int64_t *off, const int64_t *nb)
+{
+    const int P = comm_size(comm);
+    const int64_t N = g->vtxdist[P];
+    int64_t *gid_of = xmalloc((size_t)(N ? N : 1) * sizeof *gid_of); /* every vertex number's gid */
+    int *counts = xmalloc((size_t)P * sizeof *counts), *displs = xmalloc((size_t)P * sizeof *displs);
+    for (int r = 0; r < P; r++) {
+        counts[r] = (int)(g->vtxdist[r + 1] - g->vtxdist[r]);
+        displs[r] = (int)g->vtxdist[r];
+    }
+    MPI_CHECK(MPI_Allgatherv(g->gid, g->nlocal, MPI_INT64_T, gid_of, counts, displs, MPI_INT64_T, comm));
+    long long wrong = 0;
+    for (int32_t i = 0; i < g->nlocal; i++) {
+        int64_t c = g->gid[i];
+        int same = g->xadj[i + 1] - g->xadj[i] == off[c + 1] - off[c];
+        for (int32_t j = 0; same && j < g->xadj[i + 1] - g->xadj[i]; j++)
+            same = gid_of[g->adjncy[g->xadj[i] + j]] == nb[off[c] + j];
+        wrong += !same;
+    }
+    free(gid_of);
+    free(counts);
+    free(displs);
+    return comm_sum_ll(comm, wrong);
+}
+
+/* METIS's part of every cell, on rank 0 in gid order, from the graph of the cells in cs. */
+static int *parts_by_gid(MPI_Comm comm, const struct cellset *cs, int64_t N)
+{
+    struct dgraph g;
+    dgraph_build(comm, cs->el, cs->ncells, cs->gid, cs->nodes, cs->face_tag, NULL, &g);
+    int *part = xmalloc((size_t)(cs->ncells + 1) * sizeof *part);
+    partitioner_metis.partition(comm, &g, comm_size(comm) > 1 ? comm_size(comm) : 2, part);
+    int *all = comm_rank(comm) == 0 ? xmalloc((size_t)(N + 1) * sizeof *all) : NULL;
+    for (int64_t i = 0; i < cs->ncells; i++) { /* to rank 0, by gid */
+        int64_t rec[2] = {cs->gid[i], part[i]};
+        if (comm_rank(comm) == 0) {
+            all[rec[0]] = (int)rec[1];
+        } else {
+            MPI_CHECK(MPI_Send(rec, 2, MPI_INT64_T, 0, 7, comm));
+        }
+    }
+    if (comm_rank(comm) == 0)
+        for (int64_t k = cs->ncells; k < N; k++) {
+            int64_t rec[2];
+            MPI_CHECK(MPI_Recv(rec, 2, MPI_INT64_T, MPI_ANY_SOURCE, 7, comm, MPI_STATUS_IGNORE));
+            all[rec[0]] = (int)rec[1];
+        }
+    free(part);
+    dgraph_free(&g);
+    return all;
+}
+
+int main(int argc, char **argv)
+{
+    comm_init(&argc, &argv);
+    MPI_Comm comm = MPI_COMM_WORLD;
+    const int me = comm_rank(comm), P = comm_size(comm);
+    struct tap t = {.quiet = me != 0};
+    struct config cfg;
+    char err[1024];
+    if (deck_parse("", "(test)", argc - 1, argv + 1, DECK_CHECK_FILES, &cfg, err, sizeof err))
+        hydro_fatal(comm, 2, "%s", err);
+    struct cellset whole, mine, none;
+    whole_mesh(&cfg, &whole);
+    const int64_t N = whole.ncells;
+    int64_t *off, *nb;
+    serial_rows(&whole, &off, &nb);
+    scatter(&whole, me, P, &mine);
+
+    struct dgraph g;
+    dgraph_build(comm, mine.el, mine.ncells, mine.gid, mine.nodes, mine.face_tag, NULL, &g);
+    long long bad = wrong_rows(comm, &g, off, nb);
+    tap_ok(&t, g.vtxdist[P] == N && bad == 0, "%d ranks, %lld cells scattered by gid %% %d: every row of the "
+           "distributed graph is the serial graph's (%lld differ)", P, (long long)N, P, bad);
+    dgraph_free(&g);
+    dgraph_build(comm, mine.el, mine.ncells, mine.gid, mine.nodes, NULL, NULL, &g);
+    bad = wrong_rows(comm, &g, off, nb);
+    tap_ok(&t, bad == 0, "without boundary tags (every lone face asked of the directory): the same graph (%lld "
+           "rows differ)", bad);
+    dgraph_free(&g);
+
+    /* METIS: the whole mesh on rank 0 (read in place) against the scattered cells (gathered) */
+    cellset_init(&none, whole.el->dim);
+    int *a = parts_by_gid(comm, me == 0 ? &whole : &none, N);
+    int *b = parts_by_gid(comm, &mine, N);
+    if (me == 0) {
+        int64_t differ = 0;
+        for (int64_t c = 0; c < N; c++)
+            differ += a[c] != b[c];
+        tap_ok(&t, differ == 0, "METIS parts from the scattered graph equal those from the whole graph on rank 0 "
+               "(%lld cells differ)", (long long)differ);
+    }
+    free(a);
+    free(b);
+    free(off);
+    free(nb);
+    cellset_free(&none);
+    cellset_free(&mine);
+    cellset_free(&whole);
+    int rc = me == 0 ? tap_done(&t) : t.failed != 0;
+    comm_finalize();
+    return rc;
+}
