@@ -213,19 +213,10 @@ static void apply_keep(struct checkpointer *cp)
     }
 }
 
-int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct registry *reg,
-                     const struct dump_meta *meta, struct dump_report *rep, char *err, size_t errlen)
+/* The dump's file, created collectively under its temporary name (which exists for the whole
+ * dump), and the collective transfer property of its writes. */
+static hid_t create_file(MPI_Comm comm, const char *tmp, hid_t *dxpl)
 {
-    MPI_Comm comm = cp->comm;
-    const int me = comm_rank(comm), P = comm_size(comm);
-    const int nv = m->el->nnodes, nf = m->el->nfaces;
-    double t0 = comm_wtime();
-    err[0] = '\0';
-    char tmp[8192], final[8192];
-    snprintf(final, sizeof final, "%s/hydro_%06ld.h5", cp->dir, meta->cycle);
-    snprintf(tmp, sizeof tmp, "%s/.hydro_%06ld.h5.tmp", cp->dir, meta->cycle);
-
-    /* the file first, collectively: the temporary name exists for the whole dump */
     hid_t fapl = H5_CHECK(H5Pcreate(H5P_FILE_ACCESS), tmp);
     H5_CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), tmp);
     H5_CHECK(H5Pset_all_coll_metadata_ops(fapl, 1), tmp);
@@ -234,68 +225,108 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
     H5_CHECK(H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110), tmp);
     hid_t file = H5_CHECK(H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl), tmp);
     H5_CHECK(H5Pclose(fapl), tmp);
-    hid_t dxpl = H5_CHECK(H5Pcreate(H5P_DATASET_XFER), tmp);
-    H5_CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), tmp);
-    const struct writer w = {comm, dxpl, cp->crc, tmp};
+    *dxpl = H5_CHECK(H5Pcreate(H5P_DATASET_XFER), tmp);
+    H5_CHECK(H5Pset_dxpl_mpio(*dxpl, H5FD_MPIO_COLLECTIVE), tmp);
+    return file;
+}
 
-    /* cell records: gid, node gids, face tags, owner rank, checkpointed cell variables */
-    const size_t c_nodes = 8, c_tags = c_nodes + 8 * (size_t)nv, c_rank = c_tags + 4 * (size_t)nf,
-                 c_vars = c_rank + 4, c_rec = c_vars + vars_width(reg, VAR_CELL);
+/* Record layouts: cells (gid, node gids, face tags, owner rank, checkpointed cell variables),
+ * nodes (gid, coordinates, checkpointed node variables); byte offsets. */
+struct layout {
+    size_t c_nodes, c_tags, c_rank, c_vars, c_rec;
+    size_t n_xyz, n_vars, n_rec;
+};
+
+static struct layout layout_of(const struct mesh *m, const struct registry *reg)
+{
+    struct layout l;
+    l.c_nodes = 8;
+    l.c_tags = l.c_nodes + 8 * (size_t)m->el->nnodes;
+    l.c_rank = l.c_tags + 4 * (size_t)m->el->nfaces;
+    l.c_vars = l.c_rank + 4;
+    l.c_rec = l.c_vars + vars_width(reg, VAR_CELL);
+    l.n_xyz = 8;
+    l.n_vars = l.n_xyz + 24;
+    l.n_rec = l.n_vars + vars_width(reg, VAR_NODE);
+    return l;
+}
+
+/* Every owned cell's record to the holder of its block of ids: this rank's block, in id order. */
+static char *cell_block(MPI_Comm comm, const struct mesh *m, const struct registry *reg, const struct layout *l,
+                        int64_t *lo, int64_t *cnt)
+{
+    const int me = comm_rank(comm), nv = m->el->nnodes, nf = m->el->nfaces;
     const struct var **vars = xmalloc((size_t)(reg->n ? reg->n : 1) * sizeof *vars);
     int nvars = dumped_vars(reg, VAR_CELL, vars);
     struct gid_blocks blocks;
-    gid_blocks_init(&blocks, m->global_ncells, P);
+    gid_blocks_init(&blocks, m->global_ncells, comm_size(comm));
     struct gid_push push;
-    gid_push_init(&push, comm, &blocks, m->cell_gid, m->ncells_owned, c_rec, "cell");
+    gid_push_init(&push, comm, &blocks, m->cell_gid, m->ncells_owned, l->c_rec, "cell");
     for (int32_t c = 0; c < m->ncells_owned; c++) {
         char *r = gid_push_record(&push, c);
         memcpy(r, &m->cell_gid[c], 8);
         for (int k = 0; k < nv; k++)
-            memcpy(r + c_nodes + 8 * (size_t)k, &m->node_gid[m->cell_nodes[(size_t)c * nv + k]], 8);
+            memcpy(r + l->c_nodes + 8 * (size_t)k, &m->node_gid[m->cell_nodes[(size_t)c * nv + k]], 8);
         int32_t tags[MAX_CELL_FACES];
         mesh_cell_face_tags(m, c, tags);
-        memcpy(r + c_tags, tags, 4 * (size_t)nf);
-        memcpy(r + c_rank, &me, 4);
-        pack_vars(vars, nvars, c, r + c_vars);
+        memcpy(r + l->c_tags, tags, 4 * (size_t)nf);
+        memcpy(r + l->c_rank, &me, 4);
+        pack_vars(vars, nvars, c, r + l->c_vars);
     }
-    int64_t clo, ccnt;
-    char *cblock = gid_push_exchange(&push, &clo, &ccnt);
+    free(vars);
+    return gid_push_exchange(&push, lo, cnt);
+}
 
-    /* node records: gid, coordinates, checkpointed node variables */
-    const size_t n_xyz = 8, n_vars = n_xyz + 24, n_rec = n_vars + vars_width(reg, VAR_NODE);
-    nvars = dumped_vars(reg, VAR_NODE, vars);
-    gid_blocks_init(&blocks, m->global_nnodes, P);
-    gid_push_init(&push, comm, &blocks, m->node_gid, m->nnodes_owned, n_rec, "node");
+/* The same for the owned nodes. */
+static char *node_block(MPI_Comm comm, const struct mesh *m, const struct registry *reg, const struct layout *l,
+                        int64_t *lo, int64_t *cnt)
+{
+    const struct var **vars = xmalloc((size_t)(reg->n ? reg->n : 1) * sizeof *vars);
+    int nvars = dumped_vars(reg, VAR_NODE, vars);
+    struct gid_blocks blocks;
+    gid_blocks_init(&blocks, m->global_nnodes, comm_size(comm));
+    struct gid_push push;
+    gid_push_init(&push, comm, &blocks, m->node_gid, m->nnodes_owned, l->n_rec, "node");
     for (int32_t i = 0; i < m->nnodes_owned; i++) {
         char *r = gid_push_record(&push, i);
         memcpy(r, &m->node_gid[i], 8);
-        memcpy(r + n_xyz, m->node_xyz + 3 * (size_t)i, 24);
-        pack_vars(vars, nvars, i, r + n_vars);
+        memcpy(r + l->n_xyz, m->node_xyz + 3 * (size_t)i, 24);
+        pack_vars(vars, nvars, i, r + l->n_vars);
     }
     free(vars);
-    int64_t nlo, ncnt;
-    char *nblock = gid_push_exchange(&push, &nlo, &ncnt);
+    return gid_push_exchange(&push, lo, cnt);
+}
 
+/* The root attributes and /diagnostics: sums whose last bits depend on the rank count
+ * (h5diff --exclude-path /diagnostics). */
+static void write_attributes(hid_t file, const struct dump_meta *meta, int dim, int P, const char *tmp)
+{
     h5_attr_string(file, "format", CHECKPOINT_FORMAT, tmp);
     h5_attr_i32(file, "format_version", CHECKPOINT_FORMAT_VERSION, tmp);
     h5_attr_double(file, "time", meta->time, tmp);
     h5_attr_i64(file, "cycle", meta->cycle, tmp);
     h5_attr_double(file, "dt", meta->dt, tmp);
     h5_attr_double(file, "dt_old", meta->dt_old, tmp);
-    h5_attr_i32(file, "dim", m->el->dim, tmp);
+    h5_attr_i32(file, "dim", dim, tmp);
     h5_attr_i32(file, "nranks_written", P, tmp);
     h5_attr_string(file, "code_version", meta->code_version, tmp);
     h5_attr_string(file, "deck", meta->deck_text, tmp);
-
-    /* diagnostics: sums whose last bits depend on the rank count (h5diff --exclude-path /diagnostics) */
     hid_t gdiag = H5_CHECK(H5Gcreate2(file, "diagnostics", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
     h5_attr_double(gdiag, "initial_mass", meta->mass0, tmp);
     h5_attr_double(gdiag, "initial_energy", meta->energy0, tmp);
     H5_CHECK(H5Gclose(gdiag), tmp);
+}
 
+/* /mesh and /cells/rank from the blocks, then every checkpointed variable. */
+static void write_datasets(const struct writer *w, hid_t file, const struct mesh *m, const struct registry *reg,
+                           const struct layout *l, const char *cblock, int64_t clo, int64_t ccnt, const char *nblock,
+                           int64_t nlo, int64_t ncnt)
+{
+    const char *tmp = w->path;
+    const int nv = m->el->nnodes, nf = m->el->nfaces;
     hid_t gmesh = H5_CHECK(H5Gcreate2(file, "mesh", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
-    double *xyz = column(nblock, ncnt, n_rec, n_xyz, 3);
-    hid_t d = write_rows(&w, gmesh, "node_coords", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, m->global_nnodes, 3, nlo, ncnt, xyz);
+    double *xyz = column(nblock, ncnt, l->n_rec, l->n_xyz, 3);
+    hid_t d = write_rows(w, gmesh, "node_coords", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, m->global_nnodes, 3, nlo, ncnt, xyz);
     h5_attr_string(d, "unit", "length", tmp);
     H5_CHECK(H5Dclose(d), tmp);
     free(xyz);
@@ -303,39 +334,40 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
     int32_t *tags = xmalloc((size_t)(ccnt ? ccnt : 1) * nf * sizeof *tags);
     int32_t *rank = xmalloc((size_t)(ccnt ? ccnt : 1) * sizeof *rank);
     for (int64_t i = 0; i < ccnt; i++) {
-        const char *r = cblock + (size_t)i * c_rec;
-        memcpy(cn + i * nv, r + c_nodes, 8 * (size_t)nv);
-        memcpy(tags + i * nf, r + c_tags, 4 * (size_t)nf);
-        memcpy(rank + i, r + c_rank, 4);
+        const char *r = cblock + (size_t)i * l->c_rec;
+        memcpy(cn + i * nv, r + l->c_nodes, 8 * (size_t)nv);
+        memcpy(tags + i * nf, r + l->c_tags, 4 * (size_t)nf);
+        memcpy(rank + i, r + l->c_rank, 4);
     }
-    d = write_rows(&w, gmesh, "cell_nodes", H5T_STD_I64LE, H5T_NATIVE_INT64, m->global_ncells, nv, clo, ccnt, cn);
+    d = write_rows(w, gmesh, "cell_nodes", H5T_STD_I64LE, H5T_NATIVE_INT64, m->global_ncells, nv, clo, ccnt, cn);
     H5_CHECK(H5Dclose(d), tmp);
-    d = write_rows(&w, gmesh, "cell_face_tags", H5T_STD_I32LE, H5T_NATIVE_INT32, m->global_ncells, nf, clo, ccnt, tags);
+    d = write_rows(w, gmesh, "cell_face_tags", H5T_STD_I32LE, H5T_NATIVE_INT32, m->global_ncells, nf, clo, ccnt, tags);
     H5_CHECK(H5Dclose(d), tmp);
     H5_CHECK(H5Gclose(gmesh), tmp);
-
     hid_t gcells = H5_CHECK(H5Gcreate2(file, "cells", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
-    d = write_rows(&w, gcells, "rank", H5T_STD_I32LE, H5T_NATIVE_INT32, m->global_ncells, 0, clo, ccnt, rank);
+    d = write_rows(w, gcells, "rank", H5T_STD_I32LE, H5T_NATIVE_INT32, m->global_ncells, 0, clo, ccnt, rank);
     h5_attr_string(d, "centering", "cell", tmp);
     H5_CHECK(H5Dclose(d), tmp);
-    write_vars(&w, gcells, reg, VAR_CELL, cblock, m->global_ncells, clo, ccnt, c_rec, c_vars);
+    write_vars(w, gcells, reg, VAR_CELL, cblock, m->global_ncells, clo, ccnt, l->c_rec, l->c_vars);
     H5_CHECK(H5Gclose(gcells), tmp);
     hid_t gnodes = H5_CHECK(H5Gcreate2(file, "nodes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
-    write_vars(&w, gnodes, reg, VAR_NODE, nblock, m->global_nnodes, nlo, ncnt, n_rec, n_vars);
+    write_vars(w, gnodes, reg, VAR_NODE, nblock, m->global_nnodes, nlo, ncnt, l->n_rec, l->n_vars);
     H5_CHECK(H5Gclose(gnodes), tmp);
-    H5_CHECK(H5Pclose(dxpl), tmp);
-    H5_CHECK(H5Fclose(file), tmp); /* MPI_File_close: each rank's data reaches the file system */
-    MPI_CHECK(MPI_Barrier(comm));  /* ... on every rank, before rank 0 publishes the file */
     free(cn);
     free(tags);
     free(rank);
-    free(cblock);
-    free(nblock);
+}
 
-    /* publish: rename is atomic, so hydro_*.h5 is always a complete file */
+/* Rank 0 publishes the complete file: rename is atomic, so hydro_*.h5 is always a whole dump;
+ * then old dumps beyond keep go and the XDMF sidecars are written. Collective: 0, or -1 with
+ * err on rank 0. rep->bytes is the file's size; *keep_s the seconds removing old dumps took. */
+static int publish(struct checkpointer *cp, const char *tmp, const char *final, const struct dump_meta *meta,
+                   const struct mesh *m, const struct registry *reg, struct dump_report *rep, double *keep_s,
+                   char *err, size_t errlen)
+{
     int ok = 1;
-    double keep_s = 0; /* removing old dumps: reported apart, it writes nothing */
-    if (me == 0) {
+    *keep_s = 0;
+    if (comm_rank(cp->comm) == 0) {
         fsync_path(tmp);
         if (rename(tmp, final)) {
             snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, final, strerror(errno));
@@ -347,7 +379,7 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
             cp->written[cp->nwritten++] = meta->cycle;
             double k0 = comm_wtime();
             apply_keep(cp);
-            keep_s = comm_wtime() - k0;
+            *keep_s = comm_wtime() - k0;
             if (xdmf_write_dump(cp->dir, meta->cycle, meta->time, m->el->dim, m->global_ncells, m->global_nnodes,
                                 reg, err, errlen) ||
                 xdmf_write_collection(cp->dir, err, errlen))
@@ -356,10 +388,38 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
         struct stat st;
         rep->bytes = ok && !stat(final, &st) ? (double)st.st_size : 0;
     }
-    comm_bcast_int(comm, &ok, 0);
-    comm_bcast_bytes(comm, &rep->bytes, sizeof rep->bytes, 0);
-    comm_bcast_bytes(comm, &keep_s, sizeof keep_s, 0);
+    comm_bcast_int(cp->comm, &ok, 0);
+    comm_bcast_bytes(cp->comm, &rep->bytes, sizeof rep->bytes, 0);
+    comm_bcast_bytes(cp->comm, keep_s, sizeof *keep_s, 0);
+    return ok ? 0 : -1;
+}
+
+int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct registry *reg,
+                     const struct dump_meta *meta, struct dump_report *rep, char *err, size_t errlen)
+{
+    MPI_Comm comm = cp->comm;
+    double t0 = comm_wtime();
+    err[0] = '\0';
+    char tmp[8192], final[8192];
+    snprintf(final, sizeof final, "%s/hydro_%06ld.h5", cp->dir, meta->cycle);
+    snprintf(tmp, sizeof tmp, "%s/.hydro_%06ld.h5.tmp", cp->dir, meta->cycle);
+    hid_t dxpl;
+    hid_t file = create_file(comm, tmp, &dxpl);
+    const struct writer w = {comm, dxpl, cp->crc, tmp};
+    const struct layout l = layout_of(m, reg);
+    int64_t clo, ccnt, nlo, ncnt;
+    char *cblock = cell_block(comm, m, reg, &l, &clo, &ccnt);
+    char *nblock = node_block(comm, m, reg, &l, &nlo, &ncnt);
+    write_attributes(file, meta, m->el->dim, comm_size(comm), tmp);
+    write_datasets(&w, file, m, reg, &l, cblock, clo, ccnt, nblock, nlo, ncnt);
+    H5_CHECK(H5Pclose(dxpl), tmp);
+    H5_CHECK(H5Fclose(file), tmp); /* MPI_File_close: each rank's data reaches the file system */
+    MPI_CHECK(MPI_Barrier(comm));  /* ... on every rank, before rank 0 publishes the file */
+    free(cblock);
+    free(nblock);
+    double keep_s;
+    int rc = publish(cp, tmp, final, meta, m, reg, rep, &keep_s, err, errlen);
     snprintf(rep->path, sizeof rep->path, "%s", final);
     rep->seconds = comm_wtime() - t0 - keep_s;
-    return ok ? 0 : -1;
+    return rc;
 }

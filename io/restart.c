@@ -162,8 +162,62 @@ static int read_diagnostics(hid_t file, struct restart_file *rf)
     return rc ? -1 : 0;
 }
 
-/* Rank 0: everything a restart relies on, before any rank reads in parallel. */
-static int validate(const char *path, struct restart_file *rf, char *err, size_t errlen)
+/* The datasets of the mesh, their shapes, and the variables of /cells and /nodes (scan_var). */
+static int validate_datasets(hid_t file, const char *path, struct restart_file *rf, char *err, size_t errlen)
+{
+    int nv = rf->dim == 2 ? 4 : 8, nf = rf->dim == 2 ? 4 : 6;
+    H5T_class_t cls;
+    int rank;
+    hsize_t dims[2];
+    if (dataset_shape(file, "/mesh/node_coords", &cls, &rank, dims) == -1) {
+        snprintf(err, errlen, "%s: lacks dataset /mesh/node_coords", path);
+        return -1;
+    }
+    if (dataset_shape(file, "/mesh/cell_nodes", &cls, &rank, dims) == -1) {
+        snprintf(err, errlen, "%s: lacks dataset /mesh/cell_nodes", path);
+        return -1;
+    }
+    if (dims[0] < 1 || dims[0] > (hsize_t)INT64_MAX / 8) {
+        snprintf(err, errlen, "%s: /mesh/cell_nodes has %llu rows", path, (unsigned long long)dims[0]);
+        return -1;
+    }
+    rf->ncells = (int64_t)dims[0];
+    dataset_shape(file, "/mesh/node_coords", &cls, &rank, dims);
+    rf->nnodes = (int64_t)dims[0];
+    if (!(rf->nnodes >= 1 && !check_dataset(file, "/mesh/node_coords", H5T_FLOAT, rf->nnodes, 3, path, err, errlen) &&
+          !check_dataset(file, "/mesh/cell_nodes", H5T_INTEGER, rf->ncells, nv, path, err, errlen) &&
+          !check_dataset(file, "/mesh/cell_face_tags", H5T_INTEGER, rf->ncells, nf, path, err, errlen) &&
+          !check_dataset(file, "/cells/rank", H5T_INTEGER, rf->ncells, 0, path, err, errlen)))
+        return -1;
+    for (int c = 0; c < 2; c++) {
+        struct scan s = {.center = c == 0 ? VAR_CELL : VAR_NODE,
+                         .rows = c == 0 ? rf->ncells : rf->nnodes,
+                         .gname = c == 0 ? "cells" : "nodes",
+                         .path = path,
+                         .rf = rf,
+                         .err = err,
+                         .errlen = errlen};
+        if (H5Lexists(file, s.gname, H5P_DEFAULT) <= 0) {
+            snprintf(err, errlen, "%s: lacks group /%s", path, s.gname);
+            return -1;
+        }
+        hid_t g = H5Gopen2(file, s.gname, H5P_DEFAULT);
+        int rc = 0;
+        if (g < 0 || H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, scan_var, &s) < 0 || s.bad) {
+            if (!s.bad)
+                snprintf(err, errlen, "%s: cannot read group /%s", path, s.gname);
+            rc = -1;
+        }
+        if (g >= 0)
+            H5Gclose(g);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* The file exists, is a regular file, and is not an HDF5 file of a format older than hydro's. */
+static int validate_file(const char *path, char *err, size_t errlen)
 {
     struct stat st;
     if (stat(path, &st)) {
@@ -186,6 +240,14 @@ static int validate(const char *path, struct restart_file *rf, char *err, size_t
                  "format, with checksummed metadata)", path, head[8], CHECKPOINT_FORMAT_VERSION);
         return -1;
     }
+    return 0;
+}
+
+/* Rank 0: everything a restart relies on, before any rank reads in parallel. */
+static int validate(const char *path, struct restart_file *rf, char *err, size_t errlen)
+{
+    if (validate_file(path, err, errlen))
+        return -1;
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (file < 0) {
         char summary[600];
@@ -219,49 +281,7 @@ static int validate(const char *path, struct restart_file *rf, char *err, size_t
         rf->cycle = (long)cycle;
         rf->dim = (int)dim;
         rf->nranks_written = (int)nranks;
-        int nv = dim == 2 ? 4 : 8, nf = dim == 2 ? 4 : 6;
-        H5T_class_t cls;
-        int rank;
-        hsize_t dims[2];
-        if (dataset_shape(file, "/mesh/node_coords", &cls, &rank, dims) == -1) {
-            snprintf(err, errlen, "%s: lacks dataset /mesh/node_coords", path);
-        } else if (dataset_shape(file, "/mesh/cell_nodes", &cls, &rank, dims) == -1) {
-            snprintf(err, errlen, "%s: lacks dataset /mesh/cell_nodes", path);
-        } else if (dims[0] < 1 || dims[0] > (hsize_t)INT64_MAX / 8) {
-            snprintf(err, errlen, "%s: /mesh/cell_nodes has %llu rows", path, (unsigned long long)dims[0]);
-        } else {
-            rf->ncells = (int64_t)dims[0];
-            dataset_shape(file, "/mesh/node_coords", &cls, &rank, dims);
-            rf->nnodes = (int64_t)dims[0];
-            if (rf->nnodes >= 1 && !check_dataset(file, "/mesh/node_coords", H5T_FLOAT, rf->nnodes, 3, path, err, errlen) &&
-                !check_dataset(file, "/mesh/cell_nodes", H5T_INTEGER, rf->ncells, nv, path, err, errlen) &&
-                !check_dataset(file, "/mesh/cell_face_tags", H5T_INTEGER, rf->ncells, nf, path, err, errlen) &&
-                !check_dataset(file, "/cells/rank", H5T_INTEGER, rf->ncells, 0, path, err, errlen)) {
-                rc = 0;
-                for (int c = 0; c < 2 && rc == 0; c++) {
-                    struct scan s = {.center = c == 0 ? VAR_CELL : VAR_NODE,
-                                     .rows = c == 0 ? rf->ncells : rf->nnodes,
-                                     .gname = c == 0 ? "cells" : "nodes",
-                                     .path = path,
-                                     .rf = rf,
-                                     .err = err,
-                                     .errlen = errlen};
-                    if (H5Lexists(file, s.gname, H5P_DEFAULT) <= 0) {
-                        snprintf(err, errlen, "%s: lacks group /%s", path, s.gname);
-                        rc = -1;
-                        break;
-                    }
-                    hid_t g = H5Gopen2(file, s.gname, H5P_DEFAULT);
-                    if (g < 0 || H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, scan_var, &s) < 0 || s.bad) {
-                        if (!s.bad)
-                            snprintf(err, errlen, "%s: cannot read group /%s", path, s.gname);
-                        rc = -1;
-                    }
-                    if (g >= 0)
-                        H5Gclose(g);
-                }
-            }
-        }
+        rc = validate_datasets(file, path, rf, err, errlen);
     }
     free(format);
     H5Fclose(file);

@@ -369,23 +369,56 @@ static int64_t unknown_nodes(const struct cellset *set, int64_t first, int64_t l
     return n;
 }
 
-struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, int check_cells, char *err, size_t errlen)
+/* Collective: the smallest global id of a cell with a non-positive corner Jacobian (LLONG_MAX:
+ * none), the same for any partition. */
+static long long first_inverted(MPI_Comm comm, const struct cellset *own)
 {
-    const int me = comm_rank(comm);
     const struct element *el = own->el;
-    err[0] = '\0';
-
-    /* every cell must be valid before anything relies on its geometry; rank 0 reports the
-     * smallest bad global id, so the message is the same for any partition */
     long long bad = LLONG_MAX;
-    for (int64_t c = 0; c < own->ncells && check_cells; c++) {
+    for (int64_t c = 0; c < own->ncells; c++) {
         double x[MAX_CELL_NODES][3];
         for (int k = 0; k < el->nnodes; k++)
             memcpy(x[k], cellset_node_xyz(own, own->nodes[c * el->nnodes + k]), sizeof x[k]);
         if (own->gid[c] < bad && element_corner_quality(el, (const double(*)[3])x) <= 0)
             bad = own->gid[c];
     }
-    bad = comm_min_ll(comm, bad);
+    return comm_min_ll(comm, bad);
+}
+
+/* Cells beyond the last layer that share a face with it and have a smaller gid: their element
+ * numbering names the face (face global id). Collective. */
+static void fetch_beyond(MPI_Comm comm, const struct cellset *own, const struct idmap *own_index,
+                         const struct cellset *ghosts, int64_t first, const struct nodelists *known,
+                         const struct idmap *ghost_owner, struct cellset *beyond)
+{
+    const struct element *el = own->el;
+    struct idmap asked;
+    idmap_init(&asked, 256);
+    struct cell_list far = {0};
+    for (int64_t c = first; c < ghosts->ncells; c++) {
+        int64_t gid = ghosts->gid[c];
+        for (int f = 0; f < el->nfaces; f++) {
+            int64_t nb = -1;
+            int32_t nbo = -1;
+            local_face_neighbour(el, ghosts->nodes + c * el->nnodes, f, gid, known, &nb, &nbo);
+            if (nb >= 0 && nb < gid && idmap_get(own_index, nb) < 0 && idmap_get(ghost_owner, nb) < 0 &&
+                idmap_put(&asked, nb, 0))
+                cell_list_add(&far, nb, nbo);
+        }
+    }
+    fetch_cells(comm, own, own_index, far.gid, far.owner, far.n, beyond);
+    cell_list_free(&far);
+    idmap_free(&asked);
+}
+
+struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, int check_cells, char *err, size_t errlen)
+{
+    const int me = comm_rank(comm);
+    const struct element *el = own->el;
+    err[0] = '\0';
+
+    /* every cell must be valid before anything relies on its geometry */
+    long long bad = check_cells ? first_inverted(comm, own) : LLONG_MAX;
     if (bad != LLONG_MAX) {
         if (me == 0)
             snprintf(err, errlen, "cell %lld is inverted or degenerate (a corner Jacobian is not positive)", bad);
@@ -425,30 +458,9 @@ struct mesh *mesh_build(MPI_Comm comm, struct cellset *own, int nlayers, int che
     }
     directory_free(&dir); /* the largest set-up array: gone before the mesh is assembled */
 
-    /* cells beyond the last layer that share a face with it and have a smaller gid: their
-     * element numbering names the face (face global id) */
     struct cellset beyond;
     cellset_init(&beyond, el->dim);
-    {
-        struct idmap asked;
-        idmap_init(&asked, 256);
-        struct cell_list far = {0};
-        int64_t first = layer_end[nlayers - 1];
-        for (int64_t c = first; c < ghosts.ncells; c++) {
-            int64_t gid = ghosts.gid[c];
-            for (int f = 0; f < el->nfaces; f++) {
-                int64_t nb = -1;
-                int32_t nbo = -1;
-                local_face_neighbour(el, ghosts.nodes + c * el->nnodes, f, gid, &known, &nb, &nbo);
-                if (nb >= 0 && nb < gid && idmap_get(&own_index, nb) < 0 && idmap_get(&ghost_owner, nb) < 0 &&
-                    idmap_put(&asked, nb, 0))
-                    cell_list_add(&far, nb, nbo);
-            }
-        }
-        fetch_cells(comm, own, &own_index, far.gid, far.owner, far.n, &beyond);
-        cell_list_free(&far);
-        idmap_free(&asked);
-    }
+    fetch_beyond(comm, own, &own_index, &ghosts, layer_end[nlayers - 1], &known, &ghost_owner, &beyond);
     idmap_free(&own_index);
 
     long long nonconforming;

@@ -307,12 +307,11 @@ static void read_elements(struct reader *r)
 
 
 
-/* Build the cellset from what was read; errors name the element's line. */
-static void assemble(struct reader *r, struct cellset *out)
+/* The used nodes, renumbered by tag, into out; errors name the element's line. */
+static void assemble_nodes(struct reader *r, struct cellset *out)
 {
     struct lexer *lx = &r->lx;
-    const struct element *el = out->el;
-    int nvc = el->nnodes, nf = el->nfaces, nvb = el->nface_nodes;
+    const int nvc = out->el->nnodes;
     /* node tag -> position in the file, then keep only used nodes, renumbered by tag */
     idmap_init(&r->tag2pos, (size_t)r->nnodes);
     for (long i = 0; i < r->nnodes; i++)
@@ -342,8 +341,14 @@ static void assemble(struct reader *r, struct cellset *out)
     if (r->dim == 2) /* quads live in the xy plane */
         for (int64_t i = 0; i < out->nnodes; i++)
             out->xyz[3 * i + 2] = 0.0;
+}
 
-    /* cells in ascending element tag */
+/* The cells in ascending element tag, each oriented so that its corners are valid. */
+static void assemble_cells(struct reader *r, struct cellset *out)
+{
+    struct lexer *lx = &r->lx;
+    const struct element *el = out->el;
+    const int nvc = el->nnodes;
     struct key_idx *ct = r->ct = xmalloc((size_t)(r->ncells ? r->ncells : 1) * sizeof *ct);
     for (long c = 0; c < r->ncells; c++)
         ct[c] = (struct key_idx){r->cell_tag[c], c};
@@ -381,8 +386,37 @@ static void assemble(struct reader *r, struct cellset *out)
         }
         cellset_add_cell(out, g, nodes, NULL);
     }
+}
 
-    /* match faces: cell faces pair up; boundary elements tag unpaired faces */
+/* The face key of boundary element b: its nodes as gids, sorted as element_face_key sorts them. */
+static void boundary_key(struct reader *r, long b, int nvb, int64_t key[4])
+{
+    struct lexer *lx = &r->lx;
+    for (int i = 0; i < 4; i++)
+        key[i] = -1;
+    for (int i = 0; i < nvb; i++) {
+        key[i] = idmap_get(&r->tag2gid, r->bnd_nodes[b * nvb + i]);
+        if (key[i] < 0) {
+            lx->lineno = r->bnd_line[b];
+            lex_fail(lx, "boundary element %ld uses node %ld, which belongs to no cell", r->bnd_tag[b],
+                     r->bnd_nodes[b * nvb + i]);
+        }
+    }
+    for (int i = 1; i < nvb; i++)
+        for (int j = i; j > 0 && key[j - 1] > key[j]; j--) {
+            int64_t t = key[j];
+            key[j] = key[j - 1];
+            key[j - 1] = t;
+        }
+}
+
+/* Match faces: cell faces pair up; boundary elements tag unpaired faces. */
+static void tag_boundary(struct reader *r, struct cellset *out)
+{
+    struct lexer *lx = &r->lx;
+    const struct element *el = out->el;
+    const int nvc = el->nnodes, nf = el->nfaces, nvb = el->nface_nodes;
+    const struct key_idx *ct = r->ct;
     int64_t nrec = out->ncells * nf + r->nbnd;
     struct face_rec *fr = r->fr = xmalloc((size_t)(nrec ? nrec : 1) * sizeof *fr);
     int64_t k = 0;
@@ -393,21 +427,8 @@ static void assemble(struct reader *r, struct cellset *out)
             fr[k++].side = f;
         }
     for (long b = 0; b < r->nbnd; b++) {
-        int64_t key[4] = {-1, -1, -1, -1};
-        for (int i = 0; i < nvb; i++) {
-            key[i] = idmap_get(&r->tag2gid, r->bnd_nodes[b * nvb + i]);
-            if (key[i] < 0) {
-                lx->lineno = r->bnd_line[b];
-                lex_fail(lx, "boundary element %ld uses node %ld, which belongs to no cell", r->bnd_tag[b],
-                         r->bnd_nodes[b * nvb + i]);
-            }
-        }
-        for (int i = 1; i < nvb; i++)
-            for (int j = i; j > 0 && key[j - 1] > key[j]; j--) {
-                int64_t t = key[j];
-                key[j] = key[j - 1];
-                key[j - 1] = t;
-            }
+        int64_t key[4];
+        boundary_key(r, b, nvb, key);
         memcpy(fr[k].key, key, sizeof key);
         fr[k].cell = -1 - b;
         fr[k++].side = -1;
@@ -442,6 +463,14 @@ static void assemble(struct reader *r, struct cellset *out)
         }
         i = j;
     }
+}
+
+/* Build the cellset from what was read; errors name the element's line. */
+static void assemble(struct reader *r, struct cellset *out)
+{
+    assemble_nodes(r, out);
+    assemble_cells(r, out);
+    tag_boundary(r, out);
 }
 
 static void reader_free(struct reader *r)

@@ -237,6 +237,62 @@ static int repeats_node(const struct mesh *m, int32_t c)
 
 enum { FACE_SKIPPED = INT32_MIN }; /* a face shared by three cells or more: the mesh is refused */
 
+/* Face s of cell c, which no other local cell holds: on the boundary, or cut by the last ghost
+ * layer (the node lists tell the cell beyond). Its global id (that of its cell of smaller gid)
+ * into *gid; returns FACE_BOUNDARY or FACE_CUT. */
+static int32_t lone_face(const struct mesh *m, const struct scratch *w, const struct nodelists *known,
+                         const struct idmap *beyond_index, const struct cellset *beyond, int32_t c, int s, int64_t *gid)
+{
+    const struct element *el = m->el;
+    const int nv = el->nnodes, nf = el->nfaces;
+    int64_t gnodes[MAX_CELL_NODES], nb;
+    int32_t nbo;
+    for (int k = 0; k < nv; k++)
+        gnodes[k] = m->node_gid[m->cell_nodes[(size_t)c * nv + k]];
+    local_face_neighbour(el, gnodes, s, m->cell_gid[c], known, &nb, &nbo);
+    if (nb >= 0 && w->cell_layer[c] != m->nlayers)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: face %d of cell %lld (layer %d) has its neighbour "
+                    "%lld outside the ghost layers", s, (long long)m->cell_gid[c], w->cell_layer[c], (long long)nb);
+    if (nb < 0 || nb > m->cell_gid[c]) {
+        *gid = m->cell_gid[c] * nf + s;
+    } else {
+        int64_t gkey[4];
+        element_face_key(el, gnodes, s, gkey);
+        int64_t bi = idmap_get(beyond_index, nb);
+        int fb = bi < 0 ? -1 : face_of(el, beyond->nodes + bi * nv, gkey);
+        if (fb < 0)
+            hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: cell %lld beyond the ghosts unknown",
+                        (long long)nb);
+        *gid = nb * nf + fb;
+    }
+    return nb >= 0 ? FACE_CUT : FACE_BOUNDARY;
+}
+
+/* The recorded faces in (layer, global id) order become the mesh's faces. Every cell face is
+ * the first side of one recorded face or the other side of one: each cell_faces slot is read
+ * (first side) before it is written, or only written (other side). */
+static void number_faces(struct mesh *m, const struct scratch *w, const struct key_idx *forder, int64_t nface)
+{
+    const int nf = m->el->nfaces;
+    m->nfaces = checked_i32(nface, "faces");
+    m->face_cells = xmalloc((size_t)(nface ? nface : 1) * 2 * sizeof *m->face_cells);
+    m->face_side = xmalloc((size_t)(nface ? nface : 1) * 2);
+    m->face_tag = xmalloc((size_t)(nface ? nface : 1) * sizeof *m->face_tag);
+    for (int64_t i = 0; i < nface; i++) {
+        int32_t a = (int32_t)(forder[i].idx / nf), sa = (int32_t)(forder[i].idx % nf);
+        int32_t other = m->cell_faces[forder[i].idx];
+        int32_t b = other >= 0 ? other / nf : other, sb = other >= 0 ? other % nf : -1;
+        m->face_cells[2 * i] = a;
+        m->face_cells[2 * i + 1] = b;
+        m->face_side[2 * i] = (int8_t)sa;
+        m->face_side[2 * i + 1] = (int8_t)sb;
+        m->cell_faces[forder[i].idx] = (int32_t)i;
+        if (b >= 0)
+            m->cell_faces[(int64_t)b * nf + sb] = (int32_t)i;
+        m->face_tag[i] = b == FACE_BOUNDARY ? w->cell_face_tag[(int64_t)a * nf + sa] : 0;
+    }
+}
+
 /* Faces: each face of a local cell is paired with the local cells around its smallest node
  * that hold the same face (node_cells, no sort of all face records); a lone face is on the
  * boundary or cut by the last ghost layer, which the node lists tell apart. The face is
@@ -246,7 +302,7 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
                            const struct cellset *beyond)
 {
     const struct element *el = m->el;
-    const int nv = el->nnodes, nf = el->nfaces, nfn = el->nface_nodes, nlayers = m->nlayers;
+    const int nf = el->nfaces, nfn = el->nface_nodes;
     const int64_t nc = m->ncells;
     checked_i32(nc * nf, "cell faces");
     struct idmap beyond_index;
@@ -293,28 +349,7 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
                 lay = w->cell_layer[d0] < lay ? w->cell_layer[d0] : lay;
                 *slot = d0 * nf + t0;
             } else {
-                int64_t gnodes[MAX_CELL_NODES], nb;
-                int32_t nbo;
-                for (int k = 0; k < nv; k++)
-                    gnodes[k] = m->node_gid[m->cell_nodes[(size_t)c * nv + k]];
-                local_face_neighbour(el, gnodes, s, m->cell_gid[c], known, &nb, &nbo);
-                if (nb >= 0 && w->cell_layer[c] != nlayers)
-                    hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: face %d of cell %lld (layer %d) has "
-                                "its neighbour %lld outside the ghost layers", s, (long long)m->cell_gid[c],
-                                w->cell_layer[c], (long long)nb);
-                if (nb < 0 || nb > m->cell_gid[c]) {
-                    gid = m->cell_gid[c] * nf + s;
-                } else {
-                    int64_t gkey[4];
-                    element_face_key(el, gnodes, s, gkey);
-                    int64_t bi = idmap_get(&beyond_index, nb);
-                    int fb = bi < 0 ? -1 : face_of(el, beyond->nodes + bi * nv, gkey);
-                    if (fb < 0)
-                        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: cell %lld beyond the ghosts unknown",
-                                    (long long)nb);
-                    gid = nb * nf + fb;
-                }
-                *slot = nb >= 0 ? FACE_CUT : FACE_BOUNDARY;
+                *slot = lone_face(m, w, known, &beyond_index, beyond, c, s, &gid);
             }
             if (nface == cap) {
                 cap = cap + cap / 2;
@@ -325,25 +360,7 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
     }
     idmap_free(&beyond_index);
     qsort(forder, (size_t)nface, sizeof *forder, key_idx_cmp);
-    m->nfaces = checked_i32(nface, "faces");
-    m->face_cells = xmalloc((size_t)(nface ? nface : 1) * 2 * sizeof *m->face_cells);
-    m->face_side = xmalloc((size_t)(nface ? nface : 1) * 2);
-    m->face_tag = xmalloc((size_t)(nface ? nface : 1) * sizeof *m->face_tag);
-    /* every cell face is the first side of one recorded face or the other side of one: each
-     * slot is read (first side) before it is written, or only written (other side) */
-    for (int64_t i = 0; i < nface; i++) {
-        int32_t a = (int32_t)(forder[i].idx / nf), sa = (int32_t)(forder[i].idx % nf);
-        int32_t other = m->cell_faces[forder[i].idx];
-        int32_t b = other >= 0 ? other / nf : other, sb = other >= 0 ? other % nf : -1;
-        m->face_cells[2 * i] = a;
-        m->face_cells[2 * i + 1] = b;
-        m->face_side[2 * i] = (int8_t)sa;
-        m->face_side[2 * i + 1] = (int8_t)sb;
-        m->cell_faces[forder[i].idx] = (int32_t)i;
-        if (b >= 0)
-            m->cell_faces[(int64_t)b * nf + sb] = (int32_t)i;
-        m->face_tag[i] = b == FACE_BOUNDARY ? w->cell_face_tag[(int64_t)a * nf + sa] : 0;
-    }
+    number_faces(m, w, forder, nface);
     free(forder);
 }
 

@@ -51,25 +51,84 @@ static void now_date(char *out, size_t n)
     snprintf(out, n, "%.19s.%03d", base, (int)(ts.tv_nsec / 1000000));
 }
 
-void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *reg, const int *dest, int collective,
-                   struct comm_pool *pools, struct migration *mg)
+/* One outbox per family: MPI_Alltoallv sends straight from one block packed in rank order. */
+static void outboxes_init(struct outbox out[2], MPI_Comm comm, int collective, struct comm_pool *pools)
 {
-    const int me = comm_rank(comm), P = comm_size(comm);
-    const int nv = m->el->nnodes, nf = m->el->nfaces;
-    memset(mg, 0, sizeof *mg);
-    mg->comm = comm;
-    cellset_init(&mg->own, m->el->dim);
-
-    /* pack: one cell message and one node message per destination */
-    double t0 = comm_wtime();
-    struct outbox out[2];
-    for (int f = 0; f < 2; f++) /* MPI_Alltoallv sends straight from one block packed in rank order */
+    for (int f = 0; f < 2; f++)
         if (collective)
             outbox_init_block(&out[f], comm, pools ? &pools[f] : NULL);
         else if (pools)
             outbox_init_pooled(&out[f], comm, &pools[f]);
         else
             outbox_init(&out[f], comm);
+}
+
+/* The cell message and the node message of the n cells going to rank r. stamp [nnodes]: the
+ * rank a node was last listed for; nodes: room for the listed nodes. */
+static void pack_destination(const struct mesh *m, const struct registry *reg, int r, const int32_t *cells, int64_t n,
+                             struct outbox out[2], int32_t *stamp, int32_t *nodes)
+{
+    const int nv = m->el->nnodes, nf = m->el->nfaces;
+    struct buf *b = outbox_to(&out[FAMILY_CELL], r);
+    buf_put_i64(b, n);
+    /* (each appended block is filled before the next append, which may move the buffer) */
+    int64_t *g = buf_append(b, (size_t)n * sizeof *g);
+    for (int64_t i = 0; i < n; i++)
+        g[i] = m->cell_gid[cells[i]];
+    int64_t *cn = buf_append(b, (size_t)(n * nv) * sizeof *cn);
+    for (int64_t i = 0; i < n; i++)
+        for (int k = 0; k < nv; k++)
+            cn[i * nv + k] = m->node_gid[m->cell_nodes[(size_t)cells[i] * nv + k]];
+    int32_t *tags = buf_append(b, (size_t)(n * nf) * sizeof *tags);
+    for (int64_t i = 0; i < n; i++)
+        mesh_cell_face_tags(m, cells[i], tags + i * nf);
+    pack_values(b, reg, VAR_CELL, cells, n);
+
+    int64_t nn = 0; /* the nodes of these cells, in order of first use */
+    for (int64_t i = 0; i < n; i++)
+        for (int k = 0; k < nv; k++) {
+            int32_t node = m->cell_nodes[(size_t)cells[i] * nv + k];
+            if (stamp[node] != r) {
+                stamp[node] = r;
+                nodes[nn++] = node;
+            }
+        }
+    b = outbox_to(&out[FAMILY_NODE], r);
+    buf_put_i64(b, nn);
+    g = buf_append(b, (size_t)nn * sizeof *g);
+    for (int64_t i = 0; i < nn; i++)
+        g[i] = m->node_gid[nodes[i]];
+    double *x = buf_append(b, (size_t)nn * 3 * sizeof *x);
+    for (int64_t i = 0; i < nn; i++)
+        memcpy(x + 3 * i, m->node_xyz + 3 * (size_t)nodes[i], 3 * sizeof *x);
+    pack_values(b, reg, VAR_NODE, nodes, nn);
+}
+
+/* The cells kept here go into mg->own (their values stay in the old arrays until
+ * migration_finish). */
+static void keep_cells(struct migration *mg, const struct mesh *m, const int32_t *cells, int64_t n)
+{
+    const int nv = m->el->nnodes;
+    for (int64_t i = 0; i < n; i++) {
+        int32_t c = cells[i];
+        int64_t g[MAX_CELL_NODES];
+        for (int k = 0; k < nv; k++) {
+            int32_t node = m->cell_nodes[(size_t)c * nv + k];
+            g[k] = m->node_gid[node];
+            cellset_add_node(&mg->own, g[k], m->node_xyz + 3 * (size_t)node);
+        }
+        int32_t tags[MAX_CELL_FACES];
+        mesh_cell_face_tags(m, c, tags);
+        cellset_add_cell(&mg->own, m->cell_gid[c], g, tags);
+        mg->cells_kept++;
+    }
+}
+
+/* Every destination's messages, and this rank's own cells kept; sizes into mg. */
+static void pack_all(struct migration *mg, const struct mesh *m, const struct registry *reg, const int *dest,
+                     struct outbox out[2])
+{
+    const int me = comm_rank(mg->comm), P = comm_size(mg->comm);
     int64_t *first = xmalloc(((size_t)P + 1) * sizeof *first);
     int32_t *by_dest = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *by_dest);
     bucket_sort(dest, m->ncells_owned, P, first, by_dest);
@@ -81,41 +140,8 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
         int64_t n = first[r + 1] - first[r];
         if (r == me || n == 0)
             continue;
-        const int32_t *cells = by_dest + first[r];
         mg->cells_sent += n;
-        struct buf *b = outbox_to(&out[FAMILY_CELL], r);
-        buf_put_i64(b, n);
-        /* (each appended block is filled before the next append, which may move the buffer) */
-        int64_t *g = buf_append(b, (size_t)n * sizeof *g);
-        for (int64_t i = 0; i < n; i++)
-            g[i] = m->cell_gid[cells[i]];
-        int64_t *cn = buf_append(b, (size_t)(n * nv) * sizeof *cn);
-        for (int64_t i = 0; i < n; i++)
-            for (int k = 0; k < nv; k++)
-                cn[i * nv + k] = m->node_gid[m->cell_nodes[(size_t)cells[i] * nv + k]];
-        int32_t *tags = buf_append(b, (size_t)(n * nf) * sizeof *tags);
-        for (int64_t i = 0; i < n; i++)
-            mesh_cell_face_tags(m, cells[i], tags + i * nf);
-        pack_values(b, reg, VAR_CELL, cells, n);
-
-        int64_t nn = 0; /* the nodes of these cells, in order of first use */
-        for (int64_t i = 0; i < n; i++)
-            for (int k = 0; k < nv; k++) {
-                int32_t node = m->cell_nodes[(size_t)cells[i] * nv + k];
-                if (stamp[node] != r) {
-                    stamp[node] = r;
-                    nodes[nn++] = node;
-                }
-            }
-        b = outbox_to(&out[FAMILY_NODE], r);
-        buf_put_i64(b, nn);
-        g = buf_append(b, (size_t)nn * sizeof *g);
-        for (int64_t i = 0; i < nn; i++)
-            g[i] = m->node_gid[nodes[i]];
-        double *x = buf_append(b, (size_t)nn * 3 * sizeof *x);
-        for (int64_t i = 0; i < nn; i++)
-            memcpy(x + 3 * i, m->node_xyz + 3 * (size_t)nodes[i], 3 * sizeof *x);
-        pack_values(b, reg, VAR_NODE, nodes, nn);
+        pack_destination(m, reg, r, by_dest + first[r], n, out, stamp, nodes);
     }
     free(nodes);
     free(stamp);
@@ -126,40 +152,32 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
             mg->messages[f] += out[f].to[r].len > 0;
         }
     }
-    /* the cells kept here (their values stay in the old arrays until migration_finish) */
-    for (int64_t i = first[me]; i < first[me + 1]; i++) {
-        int32_t c = by_dest[i];
-        int64_t g[MAX_CELL_NODES];
-        for (int k = 0; k < nv; k++) {
-            int32_t n = m->cell_nodes[(size_t)c * nv + k];
-            g[k] = m->node_gid[n];
-            cellset_add_node(&mg->own, g[k], m->node_xyz + 3 * (size_t)n);
-        }
-        int32_t tags[MAX_CELL_FACES];
-        mesh_cell_face_tags(m, c, tags);
-        cellset_add_cell(&mg->own, m->cell_gid[c], g, tags);
-        mg->cells_kept++;
-    }
+    keep_cells(mg, m, by_dest + first[me], first[me + 1] - first[me]);
     free(first);
     free(by_dest);
-    mg->seconds_pack = comm_wtime() - t0;
+}
 
-    /* transfer: cells, then nodes (the time of the transfer alone, as Arcane reports it) */
+/* Transfer: cells, then nodes (the time of the transfer alone, as Arcane reports it). */
+static void transfer(struct migration *mg, struct outbox out[2], int collective)
+{
     for (int f = 0; f < 2; f++) {
         now_date(mg->date[f], sizeof mg->date[f]);
         /* every rank starts together: the time is the transfer's, not a slower rank's packing */
-        MPI_CHECK(MPI_Barrier(comm));
+        MPI_CHECK(MPI_Barrier(mg->comm));
         double t = comm_wtime();
         if (collective)
-            comm_exchange_collective(comm, &out[f], &mg->in[f]);
+            comm_exchange_collective(mg->comm, &out[f], &mg->in[f]);
         else
-            comm_exchange(comm, &out[f], &mg->in[f]);
+            comm_exchange(mg->comm, &out[f], &mg->in[f]);
         mg->seconds_transfer[f] = comm_wtime() - t;
         outbox_free(&out[f]);
     }
+}
 
-    /* unpack the mesh part, by source rank order (deterministic); values stay in the messages */
-    t0 = comm_wtime();
+/* The mesh part of the received messages, by source rank order (deterministic); their values
+ * stay in the messages until migration_finish. */
+static void unpack_mesh(struct migration *mg, int nv, int nf)
+{
     idmap_init(&mg->got[FAMILY_NODE], 1024);
     idmap_init(&mg->got[FAMILY_CELL], 1024);
     for (int i = 0; i < mg->in[FAMILY_NODE].n; i++) {
@@ -191,6 +209,22 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
             mg->cells_received++;
         }
     }
+}
+
+void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *reg, const int *dest, int collective,
+                   struct comm_pool *pools, struct migration *mg)
+{
+    memset(mg, 0, sizeof *mg);
+    mg->comm = comm;
+    cellset_init(&mg->own, m->el->dim);
+    double t0 = comm_wtime();
+    struct outbox out[2];
+    outboxes_init(out, comm, collective, pools);
+    pack_all(mg, m, reg, dest, out);
+    mg->seconds_pack = comm_wtime() - t0;
+    transfer(mg, out, collective);
+    t0 = comm_wtime();
+    unpack_mesh(mg, m->el->nnodes, m->el->nfaces);
     mg->seconds_unpack = comm_wtime() - t0;
 }
 
