@@ -114,13 +114,12 @@ static int32_t placeholder(int32_t rec, int which) { return -2 - (2 * rec + whic
 /* Rows of the local cells: neighbours among them (pred/succ in ascending local index around the
  * face's smallest node), two placeholders for an untagged face that none of them shares, whose
  * question goes into asks. Returns the number of questions. */
-static int32_t local_rows(struct dgraph *g, const struct element *el, const int64_t *nodes, const int32_t *tags,
-                          int64_t first, struct face_ask **asks_out)
+static int32_t local_rows(struct dgraph *g, const struct around *ar, const struct element *el, const int64_t *nodes,
+                          const int32_t *tags, int64_t first, struct face_ask **asks_out)
 {
     const int nv = el->nnodes, nf = el->nfaces;
     const int64_t n = g->nlocal;
-    struct around a;
-    around_build(&a, el, n, nodes);
+    const struct around a = *ar;
     g->xadj = xmalloc((size_t)(n + 1) * sizeof *g->xadj);
     int64_t len = 0, cap = n * nf + 16, nask = 0, ask_cap = 16;
     g->adjncy = xmalloc((size_t)cap * sizeof *g->adjncy);
@@ -165,7 +164,6 @@ static int32_t local_rows(struct dgraph *g, const struct element *el, const int6
             hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "the dual graph has over 2^31 edges on this rank");
         g->xadj[c + 1] = (int32_t)len;
     }
-    around_free(&a);
     *asks_out = asks;
     return (int32_t)nask;
 }
@@ -258,11 +256,14 @@ void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int6
         if (gid[c] <= gid[c - 1])
             hydro_fatal(comm, EXIT_RUNTIME, "internal error: dual graph cells not in ascending global id");
     struct face_ask *asks;
-    int32_t nask = local_rows(g, el, nodes, tags, g->vtxdist[comm_rank(comm)], &asks);
+    struct around a;
+    around_build(&a, el, n, nodes);
+    int32_t nask = local_rows(g, &a, el, nodes, tags, g->vtxdist[comm_rank(comm)], &asks);
     struct face_answer *ans = ask_directory(comm, asks, nask);
     fill_answers(g, ans);
     free(ans);
     free(asks);
+    around_free(&a); /* last: its memory, the largest scratch, is one free block for what follows */
 }
 
 void dgraph_free(struct dgraph *g)

@@ -182,12 +182,15 @@ static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, i
     else if (!on_root)
         whole_gather(comm, g, weighted, &w);
     idx_t *whole_part = NULL;
+    int in_place = on_root && sizeof(idx_t) == sizeof *part; /* METIS writes part itself */
     if (me == 0) {
-        whole_part = xcalloc((size_t)(w.n ? w.n : 1), sizeof *whole_part);
+        whole_part = in_place ? (idx_t *)part : xcalloc((size_t)(w.n ? w.n : 1), sizeof *whole_part);
         metis_kway(w.n, w.xadj, w.adj, w.vw, (idx_t)nparts, whole_part);
     }
-    scatter_parts(comm, g, on_root, &w, whole_part, part);
-    free(whole_part);
+    if (!in_place)
+        scatter_parts(comm, g, on_root, &w, whole_part, part);
+    if (!in_place)
+        free(whole_part);
     free(w.owned_xadj);
     free(w.owned_adj);
     free(w.vw);

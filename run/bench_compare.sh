@@ -75,6 +75,6 @@ for case in 3d 2d 2r; do
         a=$(median < "$tmp/a_${case}_$f") b=$(median < "$tmp/b_${case}_$f")
         label=$([ $f = mem ] && echo "peak RSS B per owned cell" || echo "$f ns")
         awk -v n="$name" -v l="$label" -v a="$a" -v b="$b" \
-            'BEGIN {printf "| %s | %s | %.0f | %.0f | %.3f |\n", n, l, a, b, a > 0 ? b / a : 0}'
+            'BEGIN {printf "| %s | %s | %.0f | %.0f | %.3f |\n", n, l, a, b, (a > 0 ? b / a : 0)}'
     done
 done
