@@ -28,8 +28,9 @@ int32_t registry_items(const struct registry *r, int id)
     return r->v[id].center == VAR_CELL ? r->ncells : r->nnodes;
 }
 
-int registry_add(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
-                 const char *unit)
+/* A new variable's entry, its storage left to the caller. */
+static struct var *new_var(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
+                           const char *unit)
 {
     for (int i = 0; i < r->n; i++) /* one name per centering: cells and nodes may both have a "mass" */
         if (r->v[i].center == center && !strcmp(r->v[i].name, name))
@@ -41,7 +42,7 @@ int registry_add(struct registry *r, const char *name, enum var_center center, i
         r->cap = r->cap ? 2 * r->cap : 16;
         r->v = xrealloc(r->v, (size_t)r->cap * sizeof *r->v);
     }
-    struct var *v = &r->v[r->n];
+    struct var *v = &r->v[r->n++];
     memset(v, 0, sizeof *v);
     strcpy(v->name, name);
     snprintf(v->unit, sizeof v->unit, "%s", unit ? unit : "");
@@ -49,9 +50,16 @@ int registry_add(struct registry *r, const char *name, enum var_center center, i
     v->ncomp = ncomp;
     v->stride = ncomp;
     v->flags = flags;
+    return v;
+}
+
+int registry_add(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
+                 const char *unit)
+{
+    struct var *v = new_var(r, name, center, ncomp, flags, unit);
     int32_t items = center == VAR_CELL ? r->ncells : r->nnodes;
     v->data = xcalloc((size_t)(items ? items : 1) * (size_t)ncomp, sizeof *v->data);
-    return r->n++;
+    return r->n - 1;
 }
 
 int registry_add_external(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
@@ -59,11 +67,10 @@ int registry_add_external(struct registry *r, const char *name, enum var_center 
 {
     if (flags & VAR_MIGRATE) /* migration reallocates a variable's array: it must be the registry's */
         hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: external variable '%s' cannot migrate", name);
-    int id = registry_add(r, name, center, ncomp, flags, unit);
-    free(r->v[id].data);
-    r->v[id].data = data;
-    r->v[id].external = 1;
-    return id;
+    struct var *v = new_var(r, name, center, ncomp, flags, unit);
+    v->data = data;
+    v->external = 1;
+    return r->n - 1;
 }
 
 void registry_set_external(struct registry *r, int id, double *data)
