@@ -13,8 +13,6 @@ struct eos eos_make(enum eos_kind kind, double gamma, double p_inf, double newto
                         .newton_max = newton_max};
 }
 
-int eos_energy_admissible(const struct eos *q, double e) { return q->kind != EOS_PERFECT || e >= 0; }
-
 double eos_pressure(const struct eos *q, double rho, double e)
 {
     return (q->gamma - 1.0) * rho * e - q->gamma * q->p_inf;

@@ -16,7 +16,7 @@ struct eos {
 struct eos eos_make(enum eos_kind kind, double gamma, double p_inf, double newton_tol, int newton_max);
 /* Whether a specific internal energy is a state of this EOS: a perfect gas needs e >= 0 (NaN is
  * not), a stiffened gas takes any e (its p_inf makes negative energies physical). */
-int eos_energy_admissible(const struct eos *q, double e);
+static inline int eos_energy_admissible(const struct eos *q, double e) { return q->kind != EOS_PERFECT || e >= 0; }
 
 double eos_pressure(const struct eos *q, double rho, double e);
 /* Specific internal energy giving pressure p at density rho (initial conditions). */
