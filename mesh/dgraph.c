@@ -128,6 +128,8 @@ static int32_t local_rows(struct dgraph *g, const struct around *ar, const struc
     for (int64_t c = 0; c < n; c++) {
         int64_t key[MAX_CELL_FACES][4];
         int order[MAX_CELL_FACES];
+        if (len + 2 * nf > INT32_MAX || nask + nf > INT32_MAX / 2) /* before a row could overflow */
+            hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "the dual graph has over 2^31 edges on this rank");
         sorted_faces(el, nodes + c * nv, key, order);
         for (int i = 0; i < nf; i++) {
             const int64_t *k = key[order[i]];
@@ -154,14 +156,13 @@ static int32_t local_rows(struct dgraph *g, const struct around *ar, const struc
                     ask_cap *= 2;
                     asks = xrealloc(asks, (size_t)ask_cap * sizeof *asks);
                 }
+                memset(&asks[nask], 0, sizeof asks[nask]); /* padding included: it is sent */
                 asks[nask] = (struct face_ask){{k[0], k[1], k[2], k[3]}, g->gid[c], (int32_t)(first + c), (int32_t)nask, 0};
                 g->adjncy[len++] = placeholder((int32_t)nask, 0);
                 g->adjncy[len++] = placeholder((int32_t)nask, 1);
                 nask++;
             }
         }
-        if (len > INT32_MAX)
-            hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "the dual graph has over 2^31 edges on this rank");
         g->xadj[c + 1] = (int32_t)len;
     }
     *asks_out = asks;

@@ -1,5 +1,6 @@
-/* The cell dual graph (cells sharing a face) distributed over the ranks as ParMETIS takes it:
- * vtxdist, xadj, adjncy, vertex weights. Built from each rank's cells without gathering them:
+/* The cell dual graph (cells sharing a face) distributed over the ranks in ParMETIS's layout
+ * (vtxdist, xadj, adjncy, vertex weights) with hydro's integer types: a backend taking idx_t or
+ * SCOTCH_Num converts where they differ. Built from each rank's cells without gathering them:
  * faces are matched among a rank's own cells, and the rest through a directory of faces. */
 #ifndef HYDRO_DGRAPH_H
 #define HYDRO_DGRAPH_H

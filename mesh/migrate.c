@@ -257,10 +257,15 @@ static void fill_family(struct migration *mg, int family, const int64_t *old_gid
     }
     for (int v = 0; v < reg->n; v++) {
         struct var *var = &reg->v[v];
-        if (!owned_var(var, center))
+        if (var->center != center || var->external)
             continue;
         size_t row = (size_t)var->ncomp * sizeof(double);
         double *data = xcalloc((size_t)(new_n ? new_n : 1) * (size_t)var->ncomp, sizeof *data);
+        if (!owned_var(var, center)) { /* the registry's, not migrating: new items, zero values */
+            free(var->data);
+            var->data = data;
+            continue;
+        }
         for (int32_t i = 0; i < new_n; i++) {
             if (src[i] >= 0) {
                 memcpy(data + (size_t)i * var->ncomp, var->data + (size_t)src[i] * var->ncomp, row);

@@ -98,6 +98,7 @@ static void whole_gather(MPI_Comm comm, const struct dgraph *g, int weighted, st
         memcpy(r + R_WEIGHT, &wt, 4);
         memcpy(r + R_DEGREE, &d, 4);
         memcpy(r + R_ADJ, g->adjncy + g->xadj[i], 4 * (size_t)d);
+        memset(r + R_ADJ + 4 * (size_t)d, 0, rec - R_ADJ - 4 * (size_t)d); /* the unused tail is sent too */
     }
     int64_t lo, cnt;
     char *rows = gid_push_exchange(&push, &lo, &cnt);
@@ -111,6 +112,9 @@ static void whole_gather(MPI_Comm comm, const struct dgraph *g, int weighted, st
             gid_of[vnum] = (int32_t)i;
             ne += d;
         }
+        if (sizeof(idx_t) == sizeof(int32_t) && ne > INT32_MAX) /* METIS's offsets would wrap */
+            hydro_fatal(comm, EXIT_RUNTIME, "the dual graph has %lld edges, more than METIS's 32-bit indices hold",
+                        (long long)ne);
         w->n = (idx_t)N;
         w->xadj = w->owned_xadj = xmalloc(((size_t)N + 1) * sizeof *w->xadj);
         w->adj = w->owned_adj = xmalloc((size_t)(ne ? ne : 1) * sizeof *w->adj);

@@ -20,6 +20,8 @@ int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct ce
             snprintf(err, errlen, "the mesh has %lld cells, fewer than the %d ranks", n, P);
         return -1;
     }
+    if (!pt)
+        hydro_fatal(comm, EXIT_RUNTIME, "internal error: no graph partitioner");
     int *part = xcalloc((size_t)(some->ncells ? some->ncells : 1), sizeof *part);
     if (P > 1) { /* one part: everything stays where it is (and METIS 5.1 refuses nparts = 1) */
         struct dgraph g;
@@ -83,6 +85,8 @@ void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const stru
 {
     const int P = comm_size(comm), nv = m->el->nnodes, nf = m->el->nfaces;
     const int32_t n = m->ncells_owned;
+    if (!pt)
+        hydro_fatal(comm, EXIT_RUNTIME, "internal error: no graph partitioner");
     int *part = xcalloc((size_t)(n ? n : 1), sizeof *part);
     if (P > 1) {
         int64_t *nodes = xmalloc((size_t)(n ? n : 1) * nv * sizeof *nodes);

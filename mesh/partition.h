@@ -13,7 +13,8 @@
 #include "partitioner.h"
 
 /* Collective. The cells spread over the ranks in some (any way: all on rank 0 at set-up, each
- * rank's block of a dump at a restart; ascending global ids on each rank) are partitioned into
+ * rank's block of a dump at a restart; ascending global ids on each rank, the ids over all ranks
+ * exactly 0 .. N-1, as every mesh hydro reads has them) are partitioned into
  * one part per rank by pt over their dual graph, without gathering the cells, and sent to their
  * part's rank into own. Returns 0, or -1 on every rank with the reason in err on rank 0. */
 int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct cellset *some, struct cellset *own,

@@ -10,7 +10,8 @@ enum var_flags {
     VAR_SYNC = 1u << 0,       /* may be synchronised: ghosts receive the owner's value (sync.c refuses others) */
     VAR_CHECKPOINT = 1u << 1, /* written to dumps, read on restart */
     VAR_MIGRATE = 1u << 2,    /* travels with its items when cells migrate, synchronised whole around it
-                               * (registry-owned storage and VAR_SYNC required) */
+                               * (registry-owned storage and VAR_SYNC required); a registry-owned
+                               * variable without it is resized for the new mesh, zero-filled */
     VAR_SHOCK = 1u << 3       /* the cell variable that loadbalance.cost = shock reads: cells where it is
                                * positive cost more (at most one) */
 };

@@ -7,7 +7,6 @@
 struct run;
 
 struct case_ops {
-    const char *name;
     /* Registers the case's variables, records its synchronisations, sets run->dt and (unless
      * restarting: see restored) the initial state. */
     void *(*create)(struct run *run);

@@ -293,7 +293,6 @@ static void hydro_destroy(void *self)
 }
 
 const struct case_ops hydro_case_ops = {
-    .name = "hydro",
     .create = hydro_create,
     .detach = hydro_detach,
     .attach = hydro_attach,

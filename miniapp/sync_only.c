@@ -167,7 +167,6 @@ static void sync_destroy(void *self)
 }
 
 const struct case_ops sync_only_ops = {
-    .name = "sync_only",
     .create = sync_create,
     .detach = sync_detach,
     .attach = sync_attach,

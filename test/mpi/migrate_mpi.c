@@ -197,6 +197,8 @@ int main(int argc, char **argv)
     /* an external variable is not the registry's: migration must leave it alone */
     double *ext = xcalloc((size_t)m->nnodes * 3 + 1, sizeof *ext);
     int ext_id = registry_add_external(&reg, "ext", VAR_NODE, 3, VAR_SYNC, "m", ext);
+    /* the registry's, but not migrating: resized for the new mesh, zero-filled */
+    int still_id = registry_add(&reg, "still", VAR_CELL, 2, VAR_SYNC, "1");
     fill(&reg, id, m, 1);
 
     struct comm_pool pools[2];
@@ -231,6 +233,14 @@ int main(int argc, char **argv)
                "round %d: %lld cells moved, every cell owned once by its destination (%lld owned of %lld, %lld "
                "misplaced), %lld ranks own none", round, sent, owned, (long long)N, wo, empty);
 
+        long long nonzero = 0;
+        for (int32_t i = 0; i < 2 * nm->ncells; i++) { /* the whole new array (ASan: its size too) */
+            nonzero += reg.v[still_id].data[i] != 0;
+            reg.v[still_id].data[i] = 1;
+        }
+        nonzero = comm_sum_ll(comm, nonzero);
+        tap_ok(&t, reg.ncells == nm->ncells && nonzero == 0, "round %d: a variable without VAR_MIGRATE comes back "
+               "zero-filled, at the new mesh's size (%lld nonzero)", round, nonzero);
         long long b_owned = comm_sum_ll(comm, bad_values(&reg, id, nm, 0));
         tap_ok(&t, b_owned == 0, "round %d: every owned cell and node arrives with its values (%lld wrong)", round,
                b_owned);
