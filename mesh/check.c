@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int world_rank(void)
 {
@@ -15,14 +16,49 @@ static int world_rank(void)
     return rank;
 }
 
+/* Bytes of the valid UTF-8 sequence starting at s (1-4), 0 when s does not start one. */
+static int utf8_length(const unsigned char *s)
+{
+    int n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+          : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((n == 3 && s[0] == 0xe0 && s[1] < 0xa0) || (n == 3 && s[0] == 0xed && s[1] >= 0xa0) ||
+        (n == 4 && s[0] == 0xf0 && s[1] < 0x90) || (n == 4 && s[0] == 0xf4 && s[1] >= 0x90))
+        return 0; /* overlong forms, surrogates, beyond U+10FFFF */
+    return n;
+}
+
+void text_escape(const char *in, char *out, size_t n)
+{
+    size_t o = 0;
+    const unsigned char *s = (const unsigned char *)in;
+    while (*s && o + 1 < n) {
+        int len = utf8_length(s);
+        if (len > 0 && o + (size_t)len < n) {
+            memcpy(out + o, s, (size_t)len);
+            o += (size_t)len;
+            s += len;
+        } else if (len > 0 || o + 4 >= n) {
+            break; /* no room for the whole character */
+        } else {
+            snprintf(out + o, n - o, "\\x%02X", *s++);
+            o += 4;
+        }
+    }
+    out[o] = '\0';
+}
+
 _Noreturn void hydro_fatal_at(MPI_Comm comm, int status, const char *file, int line,
                               const char *fmt, ...)
 {
-    char msg[1024];
+    char raw[1024], msg[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    text_escape(raw, msg, sizeof msg);
     fprintf(stderr, "hydro: rank %d: %s:%d: %s\n", world_rank(), file, line, msg);
     fflush(stderr);
     fflush(stdout);

@@ -10,6 +10,11 @@
 /* Exit statuses documented in the README. */
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_BADINPUT = 2 };
 
+/* in as readable text into out (n bytes, NUL-terminated, cut if need be): every byte that is
+ * not part of a valid UTF-8 sequence becomes \xHH, so a message echoing a user's bad bytes
+ * stays text. */
+void text_escape(const char *in, char *out, size_t n);
+
 /* Print "hydro: rank R: FILE:LINE: message" on stderr and MPI_Abort(comm, status).
  * Safe before MPI_Init and after MPI_Finalize (then it exits). Never returns. */
 _Noreturn void hydro_fatal_at(MPI_Comm comm, int status, const char *file, int line,

@@ -213,6 +213,7 @@ struct parse_ctx {
     size_t errlen;
     int failed;
     int fail_line; /* deck line of the recorded error, 0 when not from a deck line */
+    int sections;  /* section headers read */
     unsigned flags;
 };
 
@@ -402,6 +403,7 @@ static char *reader(char *str, int num, void *stream)
         }
     if (str[0] == '[') {
         char *close = strchr(str, ']');
+        c->sections++;
         if (close) {
             char name[256];
             size_t n = (size_t)(close - str - 1);
@@ -614,6 +616,8 @@ int deck_parse(const char *text, const char *path, int noverride, char *const *o
     }
     if (!c.failed && rc < 0)
         fail(&c, "%s: cannot parse (inih error %d)", path, rc);
+    if (!c.failed && (flags & DECK_FILE) && !c.sections)
+        fail(&c, "%s: empty deck (no section)", path);
     for (int i = 0; i < noverride && !c.failed; i++)
         apply_override(&c, overrides[i]);
     if (!c.failed)
@@ -734,13 +738,8 @@ static void range_text(const struct deck_key *k, char *out, size_t n)
 {
     switch (k->type) {
     case KEY_INT:
-    case KEY_DOUBLE:
-        if (k->min <= -1e30 && k->max >= 1e30)
-            snprintf(out, n, "any");
-        else if (k->max >= 1e30)
-            snprintf(out, n, ">= %.15g", k->min);
-        else
-            snprintf(out, n, "%.15g .. %.15g", k->min, k->max);
+    case KEY_DOUBLE: /* both bounds, as set_value enforces and reports them */
+        snprintf(out, n, "%.15g .. %.15g", k->min, k->max);
         break;
     case KEY_ENUM:
         choices_text(k->choices, out, n);

@@ -94,7 +94,9 @@ extern const char *const deck_sections[]; /* NULL-terminated, in listing order *
 
 enum deck_flags {
     DECK_CHECK_FILES = 1u << 0, /* files named by the deck must open; their paths become absolute */
-    DECK_RESTART = 1u << 1      /* overrides may change run-control keys only (see deck_run_control) */
+    DECK_RESTART = 1u << 1,     /* overrides may change run-control keys only (see deck_run_control) */
+    DECK_FILE = 1u << 2         /* the text is a deck file: with no section at all it is refused (an empty
+                                 * or comments-only file would run every default) */
 };
 
 /* Parse deck text (path used in messages and to resolve relative mesh files), apply

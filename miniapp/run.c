@@ -48,7 +48,9 @@ static void usage(FILE *out)
 _Noreturn void run_exit_collective(struct run *run, int status, const char *msg)
 {
     if (msg && msg[0]) {
-        fprintf(stderr, "%s\n", msg);
+        char text[4 * 4096];
+        text_escape(msg, text, sizeof text);
+        fprintf(stderr, "%s\n", text);
         fflush(stderr);
     }
     fflush(stdout);
@@ -117,7 +119,7 @@ struct run *run_create(MPI_Comm comm, int argc, char **argv, double t_start)
             resolved = deck_to_text(&run->cfg);
     } else if (run->rank == 0) {
         char *text = deck_read_file(run->deck_path, msg, sizeof msg);
-        if (text && deck_parse(text, run->deck_path, argc - first - 1, argv + first + 1, DECK_CHECK_FILES, &run->cfg,
+        if (text && deck_parse(text, run->deck_path, argc - first - 1, argv + first + 1, DECK_CHECK_FILES | DECK_FILE, &run->cfg,
                                msg, sizeof msg) == 0)
             resolved = deck_to_text(&run->cfg);
         free(text);

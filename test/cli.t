@@ -74,6 +74,22 @@ mpi 2 $HYDRO $DECK mesh.nx=1 mesh.ny=1 mesh.nz=1 > "$tmp/out" 2> "$tmp/err"; rc=
 mpi 3 $HYDRO $DECK mesh.nx=2 mesh.ny=2 mesh.nz=2 parallel.partitioner=block > "$tmp/out" 2> "$tmp/err"; rc=$?
 [ $rc -eq 2 ] && [ "$(grep -c "cannot split 2 x 2 x 2 cells into 3 blocks" "$tmp/err")" -eq 1 ]; ok $? "block: impossible split gives exit 2, one message"
 
+# an empty deck, or one of comments only, is refused (it would run every default)
+: > "$tmp/empty.ini"
+printf '; nothing\n# at all\n' > "$tmp/comments.ini"
+for d in empty comments; do
+    mpi 2 $HYDRO "$tmp/$d.ini" > "$tmp/out" 2> "$tmp/err"; rc=$?
+    [ $rc -eq 2 ] && [ "$(grep -cxF "$tmp/$d.ini: empty deck (no section)" "$tmp/err")" -eq 1 ]
+    ok $? "a deck with no section ($d): exit 2, one line"
+done
+
+# bytes that are not UTF-8 are echoed escaped, so the message stays text
+printf '[mesh]\nnx = 10\377\n' > "$tmp/byte.ini"
+$HYDRO --check "$tmp/byte.ini" > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -qxF "$tmp/byte.ini:2: mesh.nx: '10\\xFF' is not an integer" "$tmp/err"
+ok $? "a stray byte in a deck value is shown as \\xFF"
+[ $rc -eq 2 ] || diag "exit $rc: $(cat "$tmp/err")"
+
 # good runs of the sync_only case, verified ghost by ghost
 for np in 1 2 3 4; do
     for extra in "" "parallel.sync=basic" "case.grouped=true case.components=3" \

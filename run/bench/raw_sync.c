@@ -109,7 +109,7 @@ int main(int argc, char **argv)
     const char *path = argv[optind];
     char *text = deck_read_file(path, err, sizeof err);
     struct config cfg;
-    if (!text || deck_parse(text, path, argc - optind - 1, argv + optind + 1, DECK_CHECK_FILES, &cfg, err, sizeof err)) {
+    if (!text || deck_parse(text, path, argc - optind - 1, argv + optind + 1, DECK_CHECK_FILES | DECK_FILE, &cfg, err, sizeof err)) {
         if (me == 0)
             fprintf(stderr, "raw_sync: %s\n", err);
         comm_finalize();

@@ -149,6 +149,42 @@ int main(void)
     free(a);
     free(b);
 
+    /* a deck file with no section is refused (an empty file would run every default) */
+    tap_ok(&t, deck_parse("", "e.ini", 0, NULL, DECK_FILE, &cfg, err, sizeof err) == -1 &&
+               !strcmp(err, "e.ini: empty deck (no section)"), "an empty deck file: 'e.ini: empty deck (no section)' (%s)", err);
+    tap_ok(&t, deck_parse("; only\n# comments\n\n", "c.ini", 0, NULL, DECK_FILE, &cfg, err, sizeof err) == -1 &&
+               !strcmp(err, "c.ini: empty deck (no section)"), "a deck of comments only is refused (%s)", err);
+    tap_ok(&t, deck_parse("[mesh]\n", "m.ini", 0, NULL, DECK_FILE, &cfg, err, sizeof err) == 0,
+           "a deck with one empty section is a deck of defaults");
+
+    /* every bound the schema enforces is in the generated reference, as set_value reports it */
+    {
+        char *ref = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&ref, &len);
+        deck_print_reference(f, true);
+        fclose(f);
+        int missing = 0;
+        for (int k = 0; k < deck_nkeys; k++) {
+            const struct deck_key *d = &deck_keys[k];
+            if (d->type != KEY_INT && d->type != KEY_DOUBLE)
+                continue;
+            char row[256], bounds[128];
+            snprintf(row, sizeof row, "| `%s` |", d->name);
+            snprintf(bounds, sizeof bounds, "| %.15g .. %.15g |", d->min, d->max);
+            const char *at = strstr(ref, row);
+            char line[1024] = "";
+            if (at)
+                snprintf(line, sizeof line, "%.*s", (int)strcspn(at, "\n"), at);
+            if (!at || !strstr(line, bounds)) {
+                printf("# %s.%s: '%s' not in its reference row\n", d->section, d->name, bounds);
+                missing++;
+            }
+        }
+        free(ref);
+        tap_ok(&t, missing == 0, "the reference shows both bounds of every numeric key (%d missing)", missing);
+    }
+
     /* the deck's physics choices are the physics enums: every value has its name */
     static const struct {
         const char *section, *key;

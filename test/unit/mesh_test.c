@@ -7,6 +7,7 @@
 #include "bucket.h"
 #include "cartesian.h"
 #include "cellset.h"
+#include "check.h"
 #include "element.h"
 #include "gmsh.h"
 #include "idmap.h"
@@ -437,6 +438,21 @@ int main(void)
     test_split();
     test_gmsh();
     test_idmap_and_pack();
+    /* messages stay text: bytes outside valid UTF-8 are escaped, characters are kept */
+    {
+        char out[64];
+        text_escape("10\xff", out, sizeof out);
+        tap_ok(&t, !strcmp(out, "10\\xFF"), "text_escape: a stray byte becomes \\xFF (%s)", out);
+        text_escape("caf\xc3\xa9 \xe6\x97\xa5", out, sizeof out);
+        tap_ok(&t, !strcmp(out, "caf\xc3\xa9 \xe6\x97\xa5"), "text_escape keeps valid UTF-8 (%s)", out);
+        text_escape("\xc0\xaf\xed\xa0\x80", out, sizeof out); /* overlong '/', a surrogate */
+        tap_ok(&t, !strcmp(out, "\\xC0\\xAF\\xED\\xA0\\x80"), "text_escape escapes overlong forms and "
+               "surrogates (%s)", out);
+        char small[6];
+        text_escape("ab\xff\xff", small, sizeof small);
+        tap_ok(&t, !strcmp(small, "ab"), "text_escape never cuts an escape in half (%s)", small);
+    }
+
     /* counting sort by key: stable inside a key, negative keys left out */
     {
         const int32_t key[8] = {2, 0, -1, 2, 1, 0, 2, -3};
