@@ -108,6 +108,15 @@ double comm_min_double(MPI_Comm comm, double v)
     return r;
 }
 
+int comm_node_ranks(MPI_Comm comm)
+{
+    MPI_Comm node;
+    MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    int n = comm_size(node);
+    MPI_CHECK(MPI_Comm_free(&node));
+    return n;
+}
+
 int comm_max_int(MPI_Comm comm, int v)
 {
     int r;

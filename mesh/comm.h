@@ -10,6 +10,8 @@ void comm_init(int *argc, char ***argv);
 void comm_finalize(void);
 int comm_rank(MPI_Comm comm);
 int comm_size(MPI_Comm comm);
+/* Collective: how many ranks of comm share this rank's node (shared memory). */
+int comm_node_ranks(MPI_Comm comm);
 double comm_wtime(void);
 /* SMPI build: this rank computes for `seconds` of simulated time (its compute model; see
  * miniapp/kernels.h). A no-op in the real build, where computing takes the time it takes. */

@@ -580,3 +580,50 @@ int gmsh_read(const char *path, int dim, struct cellset *out, char *err, size_t 
     free(r);
     return rc;
 }
+
+/* The element blocks of $Elements: per dimension 2 and 3, the elements (the lines skipped). */
+static int scan_elements(FILE *f, char **line, size_t *cap, int64_t count[4])
+{
+    long nblocks, nelem, lo, hi;
+    if (getline(line, cap, f) < 0 || sscanf(*line, "%ld %ld %ld %ld", &nblocks, &nelem, &lo, &hi) != 4 || nblocks < 0)
+        return -1;
+    for (long b = 0; b < nblocks; b++) {
+        long edim, etag, type, n;
+        if (getline(line, cap, f) < 0 || sscanf(*line, "%ld %ld %ld %ld", &edim, &etag, &type, &n) != 4 ||
+            edim < 0 || edim > 3 || n < 0)
+            return -1;
+        count[edim] += n;
+        for (long i = 0; i < n; i++)
+            if (getline(line, cap, f) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+int gmsh_scan(const char *path, int *dim, int64_t *ncells, int64_t *nnodes)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char *line = NULL;
+    size_t cap = 0;
+    int64_t count[4] = {0, 0, 0, 0};
+    int rc = -1, have_nodes = 0;
+    long nb, nn;
+    while (getline(&line, &cap, f) >= 0) {
+        if (!strncmp(line, "$Nodes", 6) && getline(&line, &cap, f) >= 0 && sscanf(line, "%ld %ld", &nb, &nn) == 2) {
+            *nnodes = nn;
+            have_nodes = 1;
+        } else if (!strncmp(line, "$Elements", 9)) {
+            rc = scan_elements(f, &line, &cap, count);
+            break;
+        }
+    }
+    free(line);
+    fclose(f);
+    if (rc || !have_nodes || (count[2] == 0 && count[3] == 0))
+        return -1;
+    *dim = count[3] > 0 ? 3 : 2;
+    *ncells = count[*dim];
+    return 0;
+}

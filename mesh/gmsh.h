@@ -3,6 +3,7 @@
 #define HYDRO_GMSH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cellset.h"
 
@@ -13,5 +14,10 @@
  * cover. Clockwise quads and left-handed hexes are reordered; degenerate or twisted ones
  * are refused. Returns 0, or -1 with "FILE:LINE: message" in err. */
 int gmsh_read(const char *path, int dim, struct cellset *out, char *err, size_t errlen);
+
+/* A quick look at a mesh file's headers, without reading its nodes or elements: the largest
+ * dimension of its elements (2 or 3), the elements of that dimension and the nodes. Returns 0,
+ * or -1 when the headers cannot be read (gmsh_read then says why). */
+int gmsh_scan(const char *path, int *dim, int64_t *ncells, int64_t *nnodes);
 
 #endif

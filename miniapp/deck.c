@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cases.h"
+#include "gmsh.h"
 
 /* Enum keys are stored through an int (the schema's offsets): the physics enums must be ints. */
 _Static_assert(sizeof(enum eos_kind) == sizeof(int) && sizeof(enum limiter_kind) == sizeof(int) &&
@@ -48,7 +49,8 @@ const char *const deck_sections[] = {"mesh", "case", "physics", "parallel", "loa
 const struct deck_key deck_keys[] = {
     {"mesh", "kind", KEY_ENUM, "cartesian", 0, 0, mesh_kinds,
      "mesh source: built-in generator of a box, or a Gmsh MSH 4.1 ASCII file", OFF(mesh_kind)},
-    {"mesh", "dim", KEY_INT, "3", 2, 3, NULL, "space dimension: 2 (quads) or 3 (hexes); must match a Gmsh file",
+    {"mesh", "dim", KEY_INT, "3", 2, 3, NULL, "space dimension: 2 (quads) or 3 (hexes); gmsh: taken from the file when not given (a value given must "
+     "match it)",
      OFF(dim)},
     {"mesh", "nx", KEY_INT, "100", 1, BIG, NULL, "cartesian: cells along x", OFF(nx)},
     {"mesh", "ny", KEY_INT, "10", 1, BIG, NULL, "cartesian: cells along y", OFF(ny)},
@@ -186,6 +188,10 @@ const struct deck_key deck_keys[] = {
 
     {"run", "max_cycles", KEY_INT, "50", 0, BIG, NULL, "last cycle of the time loop (a restart continues to it)",
      OFF(max_cycles)},
+    {"run", "memory_limit", KEY_DOUBLE, "0", 0, 1e12, NULL,
+     "megabytes each rank may use: a run whose estimated peak exceeds it is refused before it allocates "
+     "(exit 2); 0: the node's available memory shared by the ranks on it",
+     OFF(memory_limit)},
     {"run", "test_nan_cycle", KEY_INT, "0", 0, BIG, NULL,
      "for tests only: at the start of this cycle the energy of cell test_nan_cell becomes NaN, to check that the run "
      "stops naming the cell and the cycle after a dump (0: never)",
@@ -550,9 +556,30 @@ static void resolve_mesh_file(struct parse_ctx *c)
     free(real);
 }
 
+/* mesh.kind = gmsh: the file resolved and, when mesh.dim is not given, the dimension read from
+ * its elements (a dimension given must match the file: gmsh_read checks it). */
+static void gmsh_file(struct parse_ctx *c)
+{
+    struct config *cfg = c->cfg;
+    if (!cfg->mesh_file[0]) {
+        fail_at(c, "mesh", "kind", "gmsh needs mesh.file");
+        return;
+    }
+    if (!(c->flags & DECK_CHECK_FILES))
+        return;
+    resolve_mesh_file(c);
+    int dim;
+    int64_t ncells, nnodes;
+    if (!c->failed && c->origin[find_key("mesh", "dim")] == ORIGIN_DEFAULT &&
+        gmsh_scan(cfg->mesh_file, &dim, &ncells, &nnodes) == 0)
+        cfg->dim = dim;
+}
+
 static void validate(struct parse_ctx *c)
 {
     struct config *cfg = c->cfg;
+    if (cfg->mesh_kind == MESH_GMSH)
+        gmsh_file(c);
     if (cfg->case_name != CASE_SYNC_ONLY && cfg->remap == REMAP_EULER && cfg->ghost_layers < 2)
         fail_at(c, "parallel", "ghost_layers", "the Euler remap needs at least 2 ghost layers (its fluxes use the "
                 "neighbours' slopes)");
@@ -565,10 +592,6 @@ static void validate(struct parse_ctx *c)
     if (cfg->case_name == CASE_HYDRO + HCASE_SOD && cfg->direction == 2 && cfg->dim == 2)
         fail_at(c, "case", "direction", "z needs mesh.dim = 3");
     if (cfg->mesh_kind == MESH_GMSH) {
-        if (!cfg->mesh_file[0])
-            fail_at(c, "mesh", "kind", "gmsh needs mesh.file");
-        else if (c->flags & DECK_CHECK_FILES)
-            resolve_mesh_file(c);
         if (cfg->perturb > 0)
             fail_at(c, "mesh", "perturb", "applies to mesh.kind = cartesian only");
         if (cfg->partitioner == PART_BLOCK)

@@ -71,6 +71,7 @@ struct config {
     double walltime;      /* seconds; 0: no limit */
     /* [run] */
     long max_cycles;
+    double memory_limit; /* MB a rank may use; 0: the node's available memory shared by its ranks */
     long test_nan_cycle, test_nan_cell;     /* tests only: NaN injected into a cell's energy */
     long test_fatal_cycle, test_fatal_rank; /* tests only: one rank stops on a fatal error */
 };

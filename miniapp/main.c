@@ -13,6 +13,7 @@
 #include "checkpoint.h"
 #include "comm.h"
 #include "loadbalance.h"
+#include "memest.h"
 #include "partition.h"
 #include "quality.h"
 #include "restart.h"
@@ -105,6 +106,7 @@ static void prolog(struct run *run)
     char err[1024];
     const struct config *cfg = &run->cfg;
     banner(run);
+    mem_check(run); /* a run too large for the machine stops here, before it allocates */
     if (run->restart) {
         const struct restart_file *rf = run->restart;
         listing_printf(run->lst, "Restart", "Restart from %s: cycle %ld, time %.17g, dt %.17g, written by %d ranks",

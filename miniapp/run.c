@@ -7,6 +7,8 @@
 
 #include "check.h"
 #include "comm.h"
+#include "memest.h"
+#include "setup.h"
 #include "restart.h"
 #include "version.h"
 
@@ -135,9 +137,16 @@ struct run *run_create(MPI_Comm comm, int argc, char **argv, double t_start)
                             "(SimGrid) build has no HDF5 output; set output.checkpoint_period = -1" : NULL);
 #endif
 
-    if (mode == CHECK) {
-        if (run->rank == 0)
+    if (mode == CHECK) { /* the deck, then what the run would find, as comments (the output stays a deck) */
+        char summary[2 * DECK_STRING_MAX + 128];
+        if (!run->restart && setup_check_mesh(comm, &run->cfg, summary, sizeof summary, msg, sizeof msg))
+            run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? msg : NULL);
+        if (run->rank == 0) {
             fputs(run->deck_text, stdout);
+            if (!run->restart)
+                printf("\n; mesh: %s\n", summary);
+        }
+        mem_print_check(run);
         run_exit_collective(run, EXIT_OK, NULL);
     }
 

@@ -99,6 +99,47 @@ struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *
     return m;
 }
 
+int setup_check_mesh(MPI_Comm comm, const struct config *cfg, char *summary, size_t n, char *err, size_t errlen)
+{
+    const int me = comm_rank(comm), P = comm_size(comm);
+    int ok = 1;
+    long long cells = 0, nodes = 0;
+    err[0] = '\0';
+    struct box box;
+    setup_box(cfg, &box);
+    if (cfg->mesh_kind == MESH_GMSH && me == 0) { /* read as the run reads it, then dropped */
+        struct cellset cs;
+        cellset_init(&cs, (int)cfg->dim);
+        ok = gmsh_read(cfg->mesh_file, (int)cfg->dim, &cs, err, errlen) == 0;
+        cells = cs.ncells;
+        nodes = cs.nnodes;
+        cellset_free(&cs);
+    } else if (cfg->mesh_kind == MESH_CARTESIAN) {
+        cells = cartesian_ncells(&box);
+        nodes = (box.n[0] + 1) * (box.n[1] + 1) * (cfg->dim == 3 ? box.n[2] + 1 : 1);
+    }
+    comm_bcast_int(comm, &ok, 0);
+    comm_bcast_bytes(comm, &cells, sizeof cells, 0);
+    comm_bcast_bytes(comm, &nodes, sizeof nodes, 0);
+    int parts[3];
+    if (ok && cfg->partitioner == PART_BLOCK && cartesian_split(&box, P, parts)) {
+        snprintf(err, errlen, "cannot split %lld x %lld x %lld cells into %d blocks of at least one cell",
+                 (long long)box.n[0], (long long)box.n[1], (long long)(box.dim == 3 ? box.n[2] : 1), P);
+        ok = 0;
+    } else if (ok && cfg->partitioner == PART_METIS && cells < P) {
+        snprintf(err, errlen, "the mesh has %lld cells, fewer than the %d ranks", cells, P);
+        ok = 0;
+    }
+    if (!ok) {
+        if (me != 0)
+            err[0] = '\0';
+        return -1;
+    }
+    snprintf(summary, n, "%s: %ldD %s, %lld cells, %lld nodes", cfg->mesh_kind == MESH_GMSH ? cfg->mesh_file :
+             "cartesian box", cfg->dim, cfg->dim == 2 ? "quads" : "hexes", cells, nodes);
+    return 0;
+}
+
 struct mesh *setup_mesh_restart(MPI_Comm comm, const struct config *cfg, const struct restart_file *rf,
                                 struct timers *tm, struct listing *lst, char *err, size_t errlen)
 {

@@ -20,6 +20,13 @@ void setup_box(const struct config *cfg, struct box *b);
 struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *tm, struct listing *lst, char *err,
                         size_t errlen);
 
+/* Collective, for --check: what the run would read or generate, checked as the run checks it
+ * (a Gmsh file read and validated on rank 0; the partition of the cells possible on this many
+ * ranks), without building the distributed mesh. Returns 0 with a one-line summary (dimension,
+ * cells, nodes) in summary, or -1 with the run's message in err on rank 0 (err empty
+ * elsewhere). */
+int setup_check_mesh(MPI_Comm comm, const struct config *cfg, char *summary, size_t n, char *err, size_t errlen);
+
 struct restart_file;
 
 /* Collective: the same from a dump, read by global-id blocks and repartitioned with the
