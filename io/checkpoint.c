@@ -64,7 +64,7 @@ struct checkpointer *checkpointer_create(MPI_Comm comm, const char *dir, long ke
     err[0] = '\0';
     if (comm_rank(comm) == 0) {
         if (make_dirs(dir)) {
-            snprintf(err, errlen, "cannot create checkpoint directory '%s': %s", dir, strerror(errno));
+            ERROR_AT(err, errlen, "cannot create checkpoint directory '%s': %s", dir, strerror(errno));
             ok = 0;
         } else { /* leftovers of a dump that was interrupted: never complete, never read */
             DIR *d = opendir(dir);
@@ -361,6 +361,27 @@ static void write_datasets(const struct writer *w, hid_t file, const struct mesh
 /* Rank 0 publishes the complete file: rename is atomic, so hydro_*.h5 is always a whole dump;
  * then old dumps beyond keep go and the XDMF sidecars are written. Collective: 0, or -1 with
  * err on rank 0. rep->bytes is the file's size; *keep_s the seconds removing old dumps took. */
+/* Rank 0: the file just written reads back as this dump (its superblock, root group and cycle).
+ * MPI-IO can lose a write error (seen on a full tmpfs with 3 ranks: every write failed, every
+ * call returned success, a file of holes), so a dump is published only once it reopens. */
+static int reads_back(const char *tmp, long cycle, char *err, size_t errlen)
+{
+    hid_t f = H5Fopen(tmp, H5F_ACC_RDONLY, H5P_DEFAULT);
+    int64_t c = -1;
+    if (f >= 0) {
+        h5_read_attr_i64(f, "cycle", &c);
+        H5Fclose(f);
+    }
+    if (c == cycle)
+        return 0;
+    char summary[600] = "";
+    if (f < 0)
+        h5_error_summary(summary, sizeof summary);
+    ERROR_AT(err, errlen, "%s: the dump just written does not read back (%s): a write failed unreported; is the "
+             "disk full?", tmp, f < 0 ? summary : "no cycle attribute");
+    return -1;
+}
+
 static int publish(struct checkpointer *cp, const char *tmp, const char *final, const struct dump_meta *meta,
                    const struct mesh *m, const struct registry *reg, struct dump_report *rep, double *keep_s,
                    char *err, size_t errlen)
@@ -369,8 +390,11 @@ static int publish(struct checkpointer *cp, const char *tmp, const char *final, 
     *keep_s = 0;
     if (comm_rank(cp->comm) == 0) {
         fsync_path(tmp);
-        if (rename(tmp, final)) {
-            snprintf(err, errlen, "cannot rename '%s' to '%s': %s", tmp, final, strerror(errno));
+        if (reads_back(tmp, meta->cycle, err, errlen)) {
+            unlink(tmp);
+            ok = 0;
+        } else if (rename(tmp, final)) {
+            ERROR_AT(err, errlen, "cannot rename '%s' to '%s': %s", tmp, final, strerror(errno));
             unlink(tmp);
             ok = 0;
         } else {

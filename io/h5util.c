@@ -43,7 +43,7 @@ int64_t h5_check_at(int64_t rc, const char *call, const char *path, int status, 
         return rc;
     char summary[600];
     h5_error_summary(summary, sizeof summary);
-    hydro_fatal_at(MPI_COMM_WORLD, status, file, line, "%s: %s failed: %s", path, call, summary);
+    hydro_fatal_shared_at(MPI_COMM_WORLD, status, file, line, "%s: %s failed: %s", path, call, summary);
 }
 
 static void attr_write(hid_t obj, const char *name, hid_t ftype, hid_t mtype, const void *v, const char *path)

@@ -28,7 +28,7 @@ static FILE *open_tmp(const char *path, char *tmp, size_t n, char *err, size_t e
     snprintf(tmp, n, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f)
-        snprintf(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
+        ERROR_AT(err, errlen, "cannot write '%s': %s", tmp, strerror(errno));
     return f;
 }
 
@@ -36,7 +36,7 @@ static int close_rename(FILE *f, const char *tmp, const char *path, char *err, s
 {
     int bad = ferror(f);
     if (fclose(f) || bad || rename(tmp, path)) {
-        snprintf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+        ERROR_AT(err, errlen, "cannot write '%s': %s", path, strerror(errno));
         remove(tmp);
         return -1;
     }
@@ -132,7 +132,7 @@ int xdmf_write_collection(const char *dir, char *err, size_t errlen)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        snprintf(err, errlen, "cannot read directory '%s': %s", dir, strerror(errno));
+        ERROR_AT(err, errlen, "cannot read directory '%s': %s", dir, strerror(errno));
         return -1;
     }
     long *cycles = NULL;

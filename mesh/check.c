@@ -1,10 +1,12 @@
 /* Fatal-error reporting and checked allocation (see check.h). */
 #include "check.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int world_rank(void)
 {
@@ -50,14 +52,11 @@ void text_escape(const char *in, char *out, size_t n)
     out[o] = '\0';
 }
 
-_Noreturn void hydro_fatal_at(MPI_Comm comm, int status, const char *file, int line,
-                              const char *fmt, ...)
+/* The message, escaped, on stderr in the documented form; then the whole job ends. */
+static _Noreturn void fatal(MPI_Comm comm, int status, const char *file, int line, const char *fmt, va_list ap)
 {
     char raw[1024], msg[4096];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(raw, sizeof raw, fmt, ap);
-    va_end(ap);
     text_escape(raw, msg, sizeof msg);
     fprintf(stderr, "hydro: rank %d: %s:%d: %s\n", world_rank(), file, line, msg);
     fflush(stderr);
@@ -68,6 +67,36 @@ _Noreturn void hydro_fatal_at(MPI_Comm comm, int status, const char *file, int l
     if (init && !fin)
         MPI_Abort(comm, status);
     exit(status);
+}
+
+_Noreturn void hydro_fatal_at(MPI_Comm comm, int status, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fatal(comm, status, file, line, fmt, ap);
+}
+
+_Noreturn void hydro_fatal_shared_at(MPI_Comm comm, int status, const char *file, int line, const char *fmt, ...)
+{
+    int rank = world_rank();
+    if (rank > 0) { /* rank 0 meets the same failure and ends the job before this one speaks */
+        struct timespec wait = {2, 0};
+        while (nanosleep(&wait, &wait) && errno == EINTR) /* the launcher's SIGTERM (hydro's stop request) */
+            ;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    fatal(comm, status, file, line, fmt, ap);
+}
+
+void error_at(char *err, size_t n, const char *file, int line, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(err, n, "hydro: rank %d: %s:%d: %s", world_rank(), file, line, msg);
 }
 
 void mpi_check_at(int rc, const char *call, const char *file, int line)

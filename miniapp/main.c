@@ -81,8 +81,12 @@ static void dump(struct run *run)
     case_totals0(run, &meta.mass0, &meta.energy0);
     struct dump_report rep;
     timers_start(&run->tm, TIMER_DUMP);
-    if (checkpoint_write(run->dumps, run->mesh, &run->reg, &meta, &rep, err, sizeof err))
+    if (checkpoint_write(run->dumps, run->mesh, &run->reg, &meta, &rep, err, sizeof err)) {
+        listing_printf(run->lst, "Checkpoint", "Dump %s: cycle %ld, failed: %s", rep.path, run->cycle,
+                       run->rank == 0 ? err : "see rank 0");
+        listing_flush(run->lst);
         run_exit_collective(run, EXIT_RUNTIME, err);
+    }
     timers_stop(&run->tm, TIMER_DUMP);
     run->last_dump = run->cycle;
     snprintf(run->dump_path, sizeof run->dump_path, "%s", rep.path);

@@ -155,6 +155,40 @@ ok $? "an HDF5 failure (file name taken by a directory) ends the run with exit 1
 [ $rc -eq 1 ] || diag "exit $rc: $(cat hf/err)"
 [ ! -e hf/checkpoints/hydro_000001.h5 ]; ok $? "no dump published after the failure"
 
+# a sidecar that cannot be written: one line in hydro's form, the listing's Dump line says so
+mkdir -p sc/checkpoints/hydro_000001.xmf # a directory where the sidecar goes
+(cd sc && mpi 2 "$HYDRO" "$DECK" $small run.max_cycles=1 > out 2> err); rc=$?
+[ $rc -eq 1 ] && [ "$(grep -c '^hydro: ' sc/err)" -eq 1 ] &&
+    grep -q "^hydro: rank 0: io/xdmf.c:[0-9]*: cannot write 'checkpoints/hydro_000001.xmf': Is a directory$" sc/err &&
+    grep -q "Dump checkpoints/hydro_000001.h5: cycle 1, failed: hydro: rank 0: io/xdmf.c" sc/out
+ok $? "a sidecar that cannot be written: exit 1, one line 'hydro: rank 0: io/xdmf.c:LINE: ...', a failed Dump line"
+[ $rc -eq 1 ] || diag "exit $rc: $(cat sc/err)"
+# a full disk (a small tmpfs, where this machine lets the test mount one): the sidecar, then the dump
+mkdir -p full/fs
+if mount -t tmpfs -o size=1m tmpfs full/fs 2> /dev/null; then
+    (cd full && mpi 2 "$HYDRO" "$DECK" $small run.max_cycles=1 output.checkpoint_dir=ref > /dev/null 2>&1)
+    pages=$(( ($(stat -c %s full/ref/hydro_000001.h5) + 4095) / 4096 ))
+    dd if=/dev/zero of=full/fs/filler bs=4096 count=$((256 - pages)) 2> /dev/null # room for the dump alone
+    (cd full && mpi 2 "$HYDRO" "$DECK" $small run.max_cycles=1 output.checkpoint_dir=fs/ck > out 2> err); rc=$?
+    [ $rc -eq 1 ] && [ "$(grep -c '^hydro: ' full/err)" -eq 1 ] &&
+        grep -q "^hydro: rank 0: io/xdmf.c:[0-9]*: cannot write 'fs/ck/hydro_000001.xmf': No space left on device$" full/err &&
+        grep -q 'Dump fs/ck/hydro_000001.h5: cycle 1, failed: ' full/out
+    ok $? "a disk full at the sidecar: exit 1, one line in hydro's form, a failed Dump line"
+    rm -rf full/fs/ck full/fs/filler
+    dd if=/dev/zero of=full/fs/filler bs=4096 count=300 2> /dev/null # the disk full: the dump itself fails
+    for np in 2 3; do
+        (cd full && mpi $np "$HYDRO" "$DECK" $small run.max_cycles=1 output.checkpoint_dir=fs/ck > out 2> err); rc=$?
+        [ $rc -eq 1 ] && [ "$(grep -c '^hydro: ' full/err)" -eq 1 ] && grep -q '^hydro: rank 0: io/' full/err &&
+            ! ls full/fs/ck/hydro_*.h5 > /dev/null 2>&1
+        ok $? "a disk full during the HDF5 write on $np ranks: exit 1, one line for the job (rank 0's), no dump published"
+        [ $rc -eq 1 ] || diag "exit $rc: $(cat full/err)"
+        rm -rf full/fs/ck
+    done
+    umount full/fs
+else
+    diag "no tmpfs could be mounted here: the disk-full cases were not run (the sidecar failure above covers its path)"
+fi
+
 # SIGKILL during a dump: every published dump is complete, the newest restarts
 killed_mid_write=1
 for attempt in 1 2 3 4 5; do
