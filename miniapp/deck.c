@@ -17,7 +17,8 @@
 
 /* Enum keys are stored through an int (the schema's offsets): the physics enums must be ints. */
 _Static_assert(sizeof(enum eos_kind) == sizeof(int) && sizeof(enum limiter_kind) == sizeof(int) &&
-                   sizeof(enum length_kind) == sizeof(int) && sizeof(enum cost_kind) == sizeof(int),
+                   sizeof(enum length_kind) == sizeof(int) && sizeof(enum cost_kind) == sizeof(int) &&
+                   sizeof(enum dt_control) == sizeof(int),
                "deck enum fields are written as int");
 
 static const char *const mesh_kinds[] = {"cartesian", "gmsh", NULL};
@@ -32,7 +33,9 @@ static const char *const eos_kinds[EOS_COUNT + 1] = {[EOS_PERFECT] = "perfect", 
 static const char *const remaps[] = {"none", "euler", NULL};
 static const char *const limiters[LIMITER_COUNT + 1] = {
     [LIMITER_MINMOD] = "minmod", [LIMITER_SUPERBEE] = "superbee", [LIMITER_VANLEER] = "vanleer"};
-static const char *const lengths[LENGTH_COUNT + 1] = {[LENGTH_VOLUME] = "volume", [LENGTH_FACES] = "faces"};
+static const char *const lengths[LENGTH_COUNT + 1] = {
+    [LENGTH_VOLUME] = "volume", [LENGTH_FACES] = "faces", [LENGTH_MEDIANS] = "medians"};
+static const char *const dt_controls[DT_COUNT + 1] = {[DT_MAHYCO] = "mahyco", [DT_MICROHYDRO] = "microhydro"};
 static const char *const patterns[] = {"mahyco", "minimal", NULL};
 static const char *const splits[] = {"none", "directional", NULL};
 static const char *const lb_modes[] = {"metis", "shuffle", NULL};
@@ -117,13 +120,25 @@ const struct deck_key deck_keys[] = {
     {"physics", "q2", KEY_DOUBLE, "-1", -1, 100, NULL,
      "quadratic artificial viscosity coefficient; -1: (gamma + 1) / 2 as MaHyCo", OFF(q2)},
     {"physics", "length", KEY_ENUM, "volume", 0, 0, lengths,
-     "characteristic length: volume^(1/dim) (MaHyCo) or the smallest distance between opposite faces", OFF(length)},
+     "characteristic length: volume^(1/dim) (MaHyCo), the smallest distance between opposite faces, or "
+     "MicroHydro's d1 d2 d3 / (d1 d2 + d1 d3 + d2 d3) of those distances (2D: d1 d2 / (d1 + d2))", OFF(length)},
     {"physics", "dt_init", KEY_DOUBLE, "1e-5", 1e-30, 1e30, NULL, "first time step (time)", OFF(dt_init)},
     {"physics", "dt_min", KEY_DOUBLE, "1e-8", 0, 1e30, NULL,
      "a time step below this stops the run (exit 1) after a dump (time)", OFF(dt_min)},
     {"physics", "dt_max", KEY_DOUBLE, "1e-2", 1e-30, 1e30, NULL, "largest time step (time)", OFF(dt_max)},
     {"physics", "dt_growth", KEY_DOUBLE, "1.05", 1, 100, NULL, "largest ratio of a time step to the previous one",
      OFF(dt_growth)},
+    {"physics", "dt_control", KEY_ENUM, "mahyco", 0, 0, dt_controls,
+     "mahyco: dt = cfl min L / (c + |v|), at most dt_growth times the previous step, a step below dt_min stops the "
+     "run; microhydro: MicroHydro's, cfl min L / c between (1 - dt_decrease) and dt_growth times the previous step, "
+     "cut by density_ratio, clamped to [dt_min, dt_max], its time counting from the second step (as MicroHydro's, "
+     "whose first step after dt_init is dt_min)",
+     OFF(dt_control)},
+    {"physics", "dt_decrease", KEY_DOUBLE, "0.99", 0, 1, NULL,
+     "microhydro: a step is at least (1 - dt_decrease) times the previous one", OFF(dt_decrease)},
+    {"physics", "density_ratio", KEY_DOUBLE, "0.1", 1e-30, 1e30, NULL,
+     "microhydro: when a cycle's largest relative density change (rho1 - rho0) / rho1 exceeds this, the next step "
+     "is at most the previous one times density_ratio over that change", OFF(density_ratio)},
     {"physics", "newton_tol", KEY_DOUBLE, "1e-12", 1e-16, 1e-2, NULL,
      "stiffened gas: relative tolerance of the energy update's Newton iteration", OFF(newton_tol)},
     {"physics", "newton_max", KEY_INT, "50", 1, 1000, NULL, "stiffened gas: Newton iteration cap (exit 1 beyond)",
@@ -782,6 +797,16 @@ static const char *type_name(enum key_type t)
     return names[t];
 }
 
+/* A Markdown table cell: a bare '|' (an enum list, |v|) would end it. */
+static void md_cell(FILE *out, const char *text)
+{
+    for (const char *p = text; *p; p++) {
+        if (*p == '|')
+            fputc('\\', out);
+        fputc(*p, out);
+    }
+}
+
 void deck_print_reference(FILE *out, bool markdown)
 {
     for (int s = 0; deck_sections[s]; s++) {
@@ -799,12 +824,10 @@ void deck_print_reference(FILE *out, bool markdown)
             if (markdown) {
                 fprintf(out, "| `%s` | %s | %s%s%s | ", d->name, type_name(d->type), d->def[0] ? "`" : "",
                         d->def[0] ? d->def : "(empty)", d->def[0] ? "`" : "");
-                for (const char *p = range; *p; p++) { /* a bare '|' would end the table cell */
-                    if (*p == '|')
-                        fputc('\\', out);
-                    fputc(*p, out);
-                }
-                fprintf(out, " | %s |\n", d->help);
+                md_cell(out, range);
+                fputs(" | ", out);
+                md_cell(out, d->help);
+                fputs(" |\n", out);
             } else
                 fprintf(out, "  %-15s %-6s default %-10s (%s)\n      %s\n", d->name, type_name(d->type),
                         d->def[0] ? d->def : "\"\"", range, d->help);

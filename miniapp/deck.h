@@ -50,6 +50,8 @@ struct config {
     enum eos_kind eos;
     enum limiter_kind limiter;
     enum length_kind length;
+    enum dt_control dt_control;
+    double dt_decrease, density_ratio;
     int remap, remap_split;
     bool remap_heat;
     /* [parallel] */

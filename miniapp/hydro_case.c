@@ -42,22 +42,22 @@ static void op_sync(void *ctx, enum sync_point p)
     sync_book_run(&s->book, s->run, p);
 }
 
-static void op_reduce_start(void *ctx, const double v[2])
+static void op_reduce_start(void *ctx, const double v[3])
 {
     struct scheme *s = ctx;
     kernels_flush(&s->kern);
-    reduction_start(s->run->comm, &s->dt_red, v, 2, 1);
+    reduction_start(s->run->comm, &s->dt_red, v, 3, 1);
 }
 
 /* Waiting for a reduction is communication, not compute: the load balancer must not see it. */
-static void op_reduce_finish(void *ctx, double out[2])
+static void op_reduce_finish(void *ctx, double out[3])
 {
     struct scheme *s = ctx;
     timers_start(&s->run->tm, TIMER_REDUCE);
     reduction_finish(&s->dt_red);
     timers_stop(&s->run->tm, TIMER_REDUCE);
-    out[0] = s->dt_red.out[0];
-    out[1] = s->dt_red.out[1];
+    for (int i = 0; i < 3; i++)
+        out[i] = s->dt_red.out[i];
 }
 
 static void op_phase(void *ctx, enum cycle_phase ph, int begin)
@@ -200,6 +200,27 @@ static void hydro_restored(void *self, struct run *run)
     s->totals.energy0 = run->restart->energy0;
 }
 
+/* MicroHydro's control (MicroHydroModule::computeDeltaT): the candidate between (1 - dt_decrease)
+ * and dt_growth times the previous step, cut when the cycle's largest relative density change
+ * exceeds density_ratio, clamped to [dt_min, dt_max], the last one ending at final_time. Its
+ * previous step is the one it computed last: none before the first cycle (MicroHydro's global
+ * step starts at 0, so the second step is dt_min), and the velocity update takes it as dt_old. */
+static void next_dt_microhydro(const struct hydro_params *hp, struct run *run, double cand, double ratio)
+{
+    double prev = run->cycle == 1 ? 0.0 : run->dt;
+    double dt = cand < hp->dt_growth * prev ? cand : hp->dt_growth * prev;
+    dt = dt > (1.0 - hp->dt_decrease) * prev ? dt : (1.0 - hp->dt_decrease) * prev;
+    if (ratio > hp->density_ratio && prev * hp->density_ratio / ratio < dt)
+        dt = prev * hp->density_ratio / ratio;
+    dt = dt < hp->dt_max ? dt : hp->dt_max;
+    dt = dt > hp->dt_min ? dt : hp->dt_min;
+    double left = hp->final_time - run->time;
+    if (left > 0 && dt > left)
+        dt = left;
+    run->dt_old = prev;
+    run->dt = dt;
+}
+
 /* The next time step from the reduced candidate: sets run->dt, run->dt_old; -1 when it falls
  * below dt_min (reported on rank 0, naming the limiting cell). */
 static int next_dt(struct scheme *s, struct run *run, double cand)
@@ -238,12 +259,17 @@ static int hydro_cycle_op(void *self, struct run *run)
     s->run = run;
     struct cycle_ops ops = halo_ops;
     ops.ctx = s;
-    double out[2];
+    double out[3];
     hydro_cycle(&s->h, &ops, run->cycle, run->dt, run->dt_old, out);
-    run->time += run->dt;
+    int microhydro = s->h.hp.dt_control == DT_MICROHYDRO;
+    run->time += microhydro && run->cycle == 1 ? 0.0 : run->dt; /* MicroHydro's time counts from its 2nd step */
     if (out[1] < 0) {
         hydro_report_failure(run, &s->h);
         return -1;
+    }
+    if (microhydro) {
+        next_dt_microhydro(&s->h.hp, run, out[0], -out[2]);
+        return 0;
     }
     return next_dt(s, run, out[0]);
 }

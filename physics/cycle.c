@@ -48,7 +48,9 @@ static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double 
     KERNEL(ops, K_POSITIONS, lagrange_positions(f, n[K_POSITIONS], dim, dt));
     ops->sync(ops->ctx, SP_POSITION);
     int failed = 0;
-    KERNEL(ops, K_CELLS, failed = lagrange_cells(m, f, &h->hp, n[K_CELLS], dt, &h->err));
+    double *ratio = h->hp.dt_control == DT_MICROHYDRO ? &h->density_ratio : NULL;
+    h->density_ratio = 0;
+    KERNEL(ops, K_CELLS, failed = lagrange_cells(m, f, &h->hp, n[K_CELLS], dt, ratio, &h->err));
     if (failed)
         h->failed = 1;
     ops->phase(ops->ctx, PHASE_LAGRANGE, 0);
@@ -83,7 +85,7 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
         ops->sync(ops->ctx, SP_STEP_BETWEEN);
 }
 
-void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, double dt, double dt_old, double out[2])
+void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, double dt, double dt_old, double out[3])
 {
     const struct mesh *m = h->m;
     const int dim = m->el->dim;
@@ -104,7 +106,7 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
     arena_handover(h); /* nothing after the phases reads the arena */
     if (!h->failed)
         KERNEL(ops, K_DT, h->cand = lagrange_dt_candidate(m, &h->f, &h->hp, h->n[K_DT], &h->cand_cell));
-    double v[2] = {h->cand, h->failed ? -1.0 : 0.0};
+    double v[3] = {h->cand, h->failed ? -1.0 : 0.0, -h->density_ratio};
     ops->reduce_start(ops->ctx, v);
     ops->sync(ops->ctx, h->hp.remap ? SP_END_REMAP : SP_END_LAGRANGE);
     ops->reduce_finish(ops->ctx, out);

@@ -73,10 +73,11 @@ struct cycle_ops {
     void *ctx;
     /* Ghosts of the point's fields get their owners' values (returns when they have). */
     void (*sync)(void *ctx, enum sync_point p);
-    /* The cycle's reduction: v[0] the dt candidate (min over ranks), v[1] the failure flag (-1
-     * on a failing rank, min over ranks); started, then finished after the end-of-cycle point. */
-    void (*reduce_start)(void *ctx, const double v[2]);
-    void (*reduce_finish)(void *ctx, double out[2]);
+    /* The cycle's reduction, every value a min over ranks: v[0] the dt candidate, v[1] the
+     * failure flag (-1 on a failing rank), v[2] minus the largest density ratio; started, then
+     * finished after the end-of-cycle point. */
+    void (*reduce_start)(void *ctx, const double v[3]);
+    void (*reduce_finish)(void *ctx, double out[3]);
     /* Around each phase (timers), and around each kernel call (accounting: kernel_end comes
      * right after the call; its items are those of struct hydro's n[k]). */
     void (*phase)(void *ctx, enum cycle_phase ph, int begin);
@@ -101,13 +102,15 @@ struct hydro {
     int failed;                   /* a cell failed on this rank */
     struct hydro_error err, err2; /* the first failure of the cycle, and a later one (ignored) */
     double cand;                  /* this rank's dt candidate, -1 when failed */
+    double density_ratio;         /* microhydro: the largest (rho1 - rho0) / rho1 of the Lagrange phase */
     int32_t cand_cell;            /* the owned cell giving it */
 };
 
 /* One cycle (number cycle: the first sweep of a directional remap) with steps dt and dt_old:
  * the state goes from level n to n + 1, h->failed and the candidate are set, and out gets the
- * reduced candidate and failure flag (out[1] < 0: some rank failed). */
-void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, double dt, double dt_old, double out[2]);
+ * reduced candidate, failure flag (out[1] < 0: some rank failed) and minus the largest density
+ * ratio (out[2]; 0 with MaHyCo's control). */
+void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, double dt, double dt_old, double out[3]);
 
 /* Owned totals: mass, and internal + kinetic energy. */
 void hydro_totals(const struct hydro *h, double out[2]);

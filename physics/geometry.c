@@ -92,7 +92,7 @@ double geom_length(const struct element *el, const double (*x)[3], double volume
     /* opposite faces: 2D edges 0-2, 1-3; 3D faces 0-1, 2-4, 3-5 */
     static const int pairs2[2][2] = {{0, 2}, {1, 3}}, pairs3[3][2] = {{0, 1}, {2, 4}, {3, 5}};
     int npairs = el->dim == 2 ? 2 : 3;
-    double best = INFINITY;
+    double best = INFINITY, d[3];
     for (int p = 0; p < npairs; p++) {
         double ca[3] = {0, 0, 0}, cb[3] = {0, 0, 0};
         int fa = el->dim == 2 ? pairs2[p][0] : pairs3[p][0], fb = el->dim == 2 ? pairs2[p][1] : pairs3[p][1];
@@ -104,7 +104,10 @@ double geom_length(const struct element *el, const double (*x)[3], double volume
         double dist = sqrt((ca[0] - cb[0]) * (ca[0] - cb[0]) + (ca[1] - cb[1]) * (ca[1] - cb[1]) +
                            (ca[2] - cb[2]) * (ca[2] - cb[2]));
         best = dist < best ? dist : best;
+        d[p] = dist;
     }
+    if (kind == LENGTH_MEDIANS) /* MicroHydro's characteristic length of the three medians */
+        return el->dim == 2 ? d[0] * d[1] / (d[0] + d[1]) : d[0] * d[1] * d[2] / (d[0] * d[1] + d[0] * d[2] + d[1] * d[2]);
     return best;
 }
 

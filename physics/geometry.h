@@ -14,7 +14,9 @@ double geom_corners(const struct element *el, const double (*x)[3], double (*C)[
 /* Volume alone (same formula). */
 double geom_volume(const struct element *el, const double (*x)[3]);
 
-enum length_kind { LENGTH_VOLUME, LENGTH_FACES, LENGTH_COUNT };
+/* volume^(1/dim) (MaHyCo), the smallest distance between opposite faces, or MicroHydro's
+ * d1 d2 d3 / (d1 d2 + d1 d3 + d2 d3) of those distances (2D: d1 d2 / (d1 + d2)). */
+enum length_kind { LENGTH_VOLUME, LENGTH_FACES, LENGTH_MEDIANS, LENGTH_COUNT };
 /* Characteristic length: V^(1/dim) (MaHyCo's choice) or the smallest distance between the
  * centres of opposite faces. */
 double geom_length(const struct element *el, const double (*x)[3], double volume, enum length_kind kind);

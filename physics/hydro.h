@@ -9,12 +9,19 @@
 #include "mesh.h"
 
 enum limiter_kind { LIMITER_MINMOD, LIMITER_SUPERBEE, LIMITER_VANLEER, LIMITER_COUNT };
+/* How the next time step follows from the last: MaHyCo's (cfl min L / (c + |v|), growth bounded,
+ * a step below dt_min stops the run) or MicroHydro's (cfl min L / c, growth and decrease
+ * bounded, cut by the largest relative density change, clamped to [dt_min, dt_max]). */
+enum dt_control { DT_MAHYCO, DT_MICROHYDRO, DT_COUNT };
 
 struct hydro_params {
     struct eos eos;
-    double cfl;       /* dt = cfl min L / (c + |v|) */
+    double cfl;       /* dt = cfl min L / (c + |v|) (MicroHydro's control: cfl min L / c) */
     double q1, q2;    /* artificial viscosity: q = rho (-q1 L c div u + q2 L^2 div u^2) in compression */
     double dt_init, dt_min, dt_max, dt_growth, final_time;
+    enum dt_control dt_control;
+    double dt_decrease;   /* microhydro: a step is at least (1 - dt_decrease) times the previous one */
+    double density_ratio; /* microhydro: a cycle's relative density change above this cuts the next step */
     enum length_kind length;
     int remap; /* 1: Euler remap back to the initial mesh every cycle */
     int remap_heat; /* 1: kinetic energy the remap dissipates becomes internal energy (total energy conserved) */

@@ -93,9 +93,11 @@ int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t 
 }
 
 int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, int32_t nc, double dt,
-                   struct hydro_error *err)
+                   double *ratio, struct hydro_error *err)
 {
     const struct element *el = m->el;
+    if (ratio)
+        *ratio = 0;
     for (int32_t c = 0; c < nc; c++) { /* the volume only: the next cycle computes its corner vectors */
         double xc[MAX_CELL_NODES][3];
         mesh_cell_coords(m, f->x, c, xc);
@@ -112,6 +114,8 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
             q = (1.0 / tau) * (-hp->q1 * f->len[c] * f->c[c] * divu + hp->q2 * f->len[c] * f->len[c] * divu * divu);
         f->q[c] = q;
         f->rho[c] = rho1;
+        if (ratio && (rho1 - rho0) / rho1 > *ratio)
+            *ratio = (rho1 - rho0) / rho1;
         double e1;
         if (eos_energy_update(&hp->eos, f->e0[c], f->p0[c], q, rho1, dtau, &e1) < 0)
             return HYDRO_FAIL(err, c, "the energy update's Newton iteration did not converge");
@@ -137,7 +141,8 @@ double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f,
             double s = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
             v2max = s > v2max ? s : v2max;
         }
-        double dt = hp->cfl * f->len[c] / (f->c[c] + sqrt(v2max));
+        double flow = hp->dt_control == DT_MICROHYDRO ? 0.0 : sqrt(v2max); /* MicroHydro: sound alone */
+        double dt = hp->cfl * f->len[c] / (f->c[c] + flow);
         if (dt < best) {
             best = dt;
             *cell = c;

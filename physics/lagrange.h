@@ -24,10 +24,11 @@ void lagrange_velocity(struct hydro_fields *f, const struct walls *w, int32_t nn
 /* x += dt v. Nodes [0, nn). */
 void lagrange_positions(struct hydro_fields *f, int32_t nn, int dim, double dt);
 
-/* New geometry, density, viscosity, energy and EOS of cells [0, nc) after a step of dt.
+/* New geometry, density, viscosity, energy and EOS of cells [0, nc) after a step of dt; with
+ * ratio, the largest relative density change (rho1 - rho0) / rho1 of those cells into *ratio.
  * Returns 0, or -1 with err set (first bad cell: non-positive volume, NaN, EOS failure). */
 int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, int32_t nc, double dt,
-                   struct hydro_error *err);
+                   double *ratio, struct hydro_error *err);
 
 /* EOS only (after a remap, or for initial conditions): p and c from rho and e, cells [0, nc).
  * Every cell is done; returns 0, or -1 with err naming the first cell without a sound speed. */

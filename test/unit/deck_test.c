@@ -190,7 +190,7 @@ int main(void)
         const char *section, *key;
         int first, count;
     } enums[] = {{"case", "name", CASE_HYDRO, HCASE_COUNT}, {"physics", "eos", 0, EOS_COUNT},
-                 {"physics", "limiter", 0, LIMITER_COUNT},  {"physics", "length", 0, LENGTH_COUNT},
+                 {"physics", "limiter", 0, LIMITER_COUNT}, {"physics", "dt_control", 0, DT_COUNT},  {"physics", "length", 0, LENGTH_COUNT},
                  {"loadbalance", "cost", 0, COST_COUNT}};
     for (size_t e = 0; e < sizeof enums / sizeof *enums; e++) {
         int named = 1;
