@@ -136,15 +136,19 @@ static double need_of(const struct mem_estimate *e, int rank)
 static void refusal(const struct run *run, const struct mem_estimate *e, double need, double avail, int node_ranks,
                     char *msg, size_t n)
 {
-    char a[32], b[32];
+    char a[32], b[32], there[96];
     int more = (int)ceil(run->size * need / avail);
-    const char *limit = run->cfg.memory_limit > 0 ? "run.memory_limit" : "the node's available memory";
+    if (run->cfg.memory_limit > 0)
+        snprintf(there, sizeof there, "run.memory_limit is %s per rank", human(avail, b, sizeof b));
+    else
+        snprintf(there, sizeof there, "the node's available memory gives %s to each of its %d rank%s",
+                 human(avail, b, sizeof b), node_ranks, node_ranks > 1 ? "s" : "");
     snprintf(msg, n, "%s: this run needs about %s on rank %d (%lld cells: %lld owned and %lld ghost cells per rank "
-             "at most%s), but %s gives %s to each of the %d ranks on its node: use about %d ranks or more (on more "
-             "nodes), a smaller mesh, %sor set run.memory_limit (MB per rank) if the estimate is wrong here",
+             "at most%s), but %s: use about %d ranks or more (on more nodes), a smaller mesh, %sor set "
+             "run.memory_limit (MB per rank) if the estimate is wrong here",
              run->deck_path, human(need, a, sizeof a), run->rank, (long long)e->cells, (long long)e->owned,
              (long long)e->ghosts, run->rank == 0 && e->setup_bytes > e->loop_bytes ? "; rank 0 holds the whole mesh "
-             "at set-up" : "", limit, human(avail, b, sizeof b), node_ranks, more < run->size + 1 ? run->size + 1 : more,
+             "at set-up" : "", there, more < run->size + 1 ? run->size + 1 : more,
              run->rank == 0 && e->setup_bytes > e->loop_bytes ? "parallel.partitioner = block, " : "");
 }
 

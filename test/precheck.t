@@ -86,7 +86,7 @@ grep -q '^; memory estimate on 1 rank: about .*: TOO LARGE' big.check; ok $? "--
 
 # run.memory_limit: a limit given in the deck
 mpi 2 $HYDRO "$top/inputs/bench/mahyco.ini" run.memory_limit=5 > lim.out 2> lim.err
-[ $? -eq 2 ] && grep -q 'this run needs about .* but run.memory_limit gives 5 MB' lim.err
+[ $? -eq 2 ] && grep -q 'this run needs about .* but run.memory_limit is 5 MB per rank' lim.err
 ok $? "run.memory_limit = 5 (MB) refuses the bench deck, naming the limit"
 mpi 2 $HYDRO "$top/inputs/bench/mahyco.ini" run.memory_limit=1000 run.max_cycles=1 output.checkpoint_period=-1 \
     > lim2.out 2> lim2.err
