@@ -17,6 +17,7 @@
 #include "restart.h"
 #include "run.h"
 #include "sync_points.h"
+#include "timestep.h"
 
 struct scheme {
     struct hydro h;
@@ -200,36 +201,21 @@ static void hydro_restored(void *self, struct run *run)
     s->totals.energy0 = run->restart->energy0;
 }
 
-/* MicroHydro's control (MicroHydroModule::computeDeltaT): the candidate between (1 - dt_decrease)
- * and dt_growth times the previous step, cut when the cycle's largest relative density change
- * exceeds density_ratio, clamped to [dt_min, dt_max], the last one ending at final_time. Its
- * previous step is the one it computed last: none before the first cycle (MicroHydro's global
- * step starts at 0, so the second step is dt_min), and the velocity update takes it as dt_old. */
-static void next_dt_microhydro(const struct hydro_params *hp, struct run *run, double cand, double ratio)
-{
-    double prev = run->cycle == 1 ? 0.0 : run->dt;
-    double dt = cand < hp->dt_growth * prev ? cand : hp->dt_growth * prev;
-    dt = dt > (1.0 - hp->dt_decrease) * prev ? dt : (1.0 - hp->dt_decrease) * prev;
-    if (ratio > hp->density_ratio && prev * hp->density_ratio / ratio < dt)
-        dt = prev * hp->density_ratio / ratio;
-    dt = dt < hp->dt_max ? dt : hp->dt_max;
-    dt = dt > hp->dt_min ? dt : hp->dt_min;
-    double left = hp->final_time - run->time;
-    if (left > 0 && dt > left)
-        dt = left;
-    run->dt_old = prev;
-    run->dt = dt;
-}
-
-/* The next time step from the reduced candidate: sets run->dt, run->dt_old; -1 when it falls
- * below dt_min (reported on rank 0, naming the limiting cell). */
-static int next_dt(struct scheme *s, struct run *run, double cand)
+/* The next time step from the reduced candidate and the cycle's largest relative density
+ * change: sets run->dt and run->dt_old; -1 when MaHyCo's falls below dt_min (reported on rank 0,
+ * naming the limiting cell). MicroHydro's previous step is the one it computed last: none
+ * before the first cycle (its global step starts at 0, so the second step is dt_min). */
+static int next_dt(struct scheme *s, struct run *run, double cand, double change)
 {
     const struct hydro_params *hp = &s->h.hp;
-    double dt = cand, grown = run->dt * hp->dt_growth;
-    dt = dt < grown ? dt : grown;
-    dt = dt < hp->dt_max ? dt : hp->dt_max;
     double left = hp->final_time - run->time;
+    if (hp->dt_control == DT_MICROHYDRO) {
+        double prev = run->cycle == 1 ? 0.0 : run->dt;
+        run->dt_old = prev;
+        run->dt = timestep_microhydro(hp, cand, prev, change, left);
+        return 0;
+    }
+    double dt = timestep_mahyco(hp, cand, run->dt);
     if (dt < hp->dt_min && left > 0) { /* before the last step is shortened to final_time */
         /* the cell that limits the step: smallest candidate, lowest rank holding it */
         double best = comm_min_double(run->comm, s->h.cand);
@@ -241,10 +227,8 @@ static int next_dt(struct scheme *s, struct run *run, double cand)
         hydro_report_stop(run, s->h.cand == best, msg);
         return -1;
     }
-    if (left > 0 && dt > left)
-        dt = left; /* the last step ends exactly at final_time */
     run->dt_old = run->dt;
-    run->dt = dt;
+    run->dt = timestep_last(dt, left);
     return 0;
 }
 
@@ -261,17 +245,13 @@ static int hydro_cycle_op(void *self, struct run *run)
     ops.ctx = s;
     double out[3];
     hydro_cycle(&s->h, &ops, run->cycle, run->dt, run->dt_old, out);
-    int microhydro = s->h.hp.dt_control == DT_MICROHYDRO;
-    run->time += microhydro && run->cycle == 1 ? 0.0 : run->dt; /* MicroHydro's time counts from its 2nd step */
+    /* MicroHydro's time counts from its second step */
+    run->time += s->h.hp.dt_control == DT_MICROHYDRO && run->cycle == 1 ? 0.0 : run->dt;
     if (out[1] < 0) {
         hydro_report_failure(run, &s->h);
         return -1;
     }
-    if (microhydro) {
-        next_dt_microhydro(&s->h.hp, run, out[0], -out[2]);
-        return 0;
-    }
-    return next_dt(s, run, out[0]);
+    return next_dt(s, run, out[0], -out[2]); /* out[2]: minus the largest density change */
 }
 
 static int hydro_finished(const void *self, const struct run *run)

@@ -74,19 +74,17 @@ static double carried_bytes(const struct config *cfg)
     return vars + pad;
 }
 
-int mem_estimate(const struct config *cfg, int nranks, int node_ranks, int64_t known_cells, struct mem_estimate *e)
+int mem_estimate(const struct config *cfg, int nranks, int node_ranks, int dim, int64_t cells, struct mem_estimate *e)
 {
     memset(e, 0, sizeof *e);
-    e->dim = (int)cfg->dim;
-    int64_t nodes = 0;
+    e->dim = dim;
+    e->cells = cells;
     if (cfg->mesh_kind == MESH_GMSH) {
-        e->cells = known_cells;
-        if (known_cells <= 0 && gmsh_scan(cfg->mesh_file, &e->dim, &e->cells, &nodes))
-            return -1;
         cube_block(e->cells, e->dim, nranks, (int)cfg->ghost_layers, &e->owned, &e->ghosts);
     } else {
         struct box b;
         setup_box(cfg, &b);
+        e->dim = b.dim;
         e->cells = cartesian_ncells(&b);
         box_block(cfg, nranks, &e->owned, &e->ghosts);
     }
@@ -94,11 +92,56 @@ int mem_estimate(const struct config *cfg, int nranks, int node_ranks, int64_t k
     double fixed = fmin(model[d].fixed + model[d].fixed_per_rank * (node_ranks - 1), model[d].fixed_max);
     double per_cell = cfg->case_name == CASE_SYNC_ONLY ? model[d].sync : model[d].hydro;
     per_cell = fmax(per_cell + carried_bytes(cfg), model[d].mesh);
+    e->fixed_bytes = fixed;
     e->loop_bytes = fixed + per_cell * (double)e->owned + (model[d].ghost + carried_bytes(cfg)) * (double)e->ghosts;
     int whole_on_root = cfg->mesh_kind == MESH_GMSH || cfg->partitioner == PART_METIS;
     if (whole_on_root && nranks > 1)
         e->setup_bytes = fixed + model[d].global * (double)e->cells;
     return 0;
+}
+
+/* A number from a one-line file, or -1 (absent, unreadable, or "max"). */
+static double read_number(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "/sys/fs/cgroup%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    double v = -1;
+    if (f) {
+        if (fscanf(f, "%lf", &v) != 1)
+            v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
+/* What the process's memory cgroup still allows (a batch job's or a container's limit): cgroup
+ * v2's memory.max, or v1's memory.limit_in_bytes, less what the group uses; 0 when no limit. */
+static double cgroup_room(void)
+{
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (!f)
+        return 0;
+    char line[512], dir[520], path[400];
+    double room = 0;
+    while (room == 0 && fgets(line, sizeof line, f)) {
+        const char *limit = "memory.max", *used = "memory.current";
+        if (sscanf(line, "0::%399[^\n]", path) == 1) {
+            snprintf(dir, sizeof dir, "%s", path);
+        } else if (sscanf(line, "%*d:memory:%399[^\n]", path) == 1) {
+            snprintf(dir, sizeof dir, "/memory%s", path);
+            limit = "memory.limit_in_bytes", used = "memory.usage_in_bytes";
+        } else {
+            continue;
+        }
+        if (strcmp(dir, "/") == 0)
+            dir[0] = '\0';
+        double max = read_number(dir, limit), cur = read_number(dir, used);
+        if (max > 0 && max < 0x1p62 && cur >= 0) /* v1 says "no limit" with about 2^63 */
+            room = max > cur ? max - cur : 1;
+    }
+    fclose(f);
+    return room;
 }
 
 double mem_available(const struct config *cfg, int node_ranks)
@@ -114,15 +157,20 @@ double mem_available(const struct config *cfg, int node_ranks)
         if (sscanf(line, "MemAvailable: %lf kB", &kb) == 1)
             break;
     fclose(f);
-    return kb * 1024.0 / (node_ranks > 0 ? node_ranks : 1);
+    double bytes = kb * 1024.0, room = cgroup_room();
+    if (room > 0 && (room < bytes || bytes == 0))
+        bytes = room;
+    return bytes / (node_ranks > 0 ? node_ranks : 1);
 }
 
 static const char *human(double bytes, char *out, size_t n)
 {
-    if (bytes >= 1e9)
+    if (bytes >= 1e12)
+        snprintf(out, n, "%.1f TB", bytes / 1e12);
+    else if (bytes >= 1e9)
         snprintf(out, n, "%.1f GB", bytes / 1e9);
     else
-        snprintf(out, n, "%.0f MB", bytes / 1e6);
+        snprintf(out, n, bytes < 100e6 ? "%.1f MB" : "%.0f MB", bytes / 1e6);
     return out;
 }
 
@@ -132,32 +180,85 @@ static double need_of(const struct mem_estimate *e, int rank)
     return rank == 0 && e->setup_bytes > e->loop_bytes ? e->setup_bytes : e->loop_bytes;
 }
 
+/* The fewest ranks (more than nranks, as many per node) whose time loop fits in avail per rank,
+ * or 0 when no count does (the fixed part alone is too large, or it would take more ranks than
+ * cells): doubling, then bisection on the estimate. */
+static int64_t ranks_that_fit(const struct config *cfg, const struct mem_estimate *e, int nranks, int node_ranks,
+                              double avail)
+{
+    struct mem_estimate t;
+    int64_t lo = nranks, hi = nranks;
+    do {
+        lo = hi;
+        hi = 2 * hi;
+        if (hi > e->cells || hi > (1 << 30))
+            return 0;
+        mem_estimate(cfg, (int)hi, node_ranks, e->dim, e->cells, &t);
+    } while (t.loop_bytes > avail);
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        mem_estimate(cfg, (int)mid, node_ranks, e->dim, e->cells, &t);
+        *(t.loop_bytes > avail ? &lo : &hi) = mid;
+    }
+    return hi;
+}
+
 /* The one line a run too large gets: what it needs, what there is, what to change. */
 static void refusal(const struct run *run, const struct mem_estimate *e, double need, double avail, int node_ranks,
                     char *msg, size_t n)
 {
-    char a[32], b[32], there[96];
-    int more = (int)ceil(run->size * need / avail);
+    char a[32], b[32], there[96], ranks[96] = "";
+    int root_setup = run->rank == 0 && e->setup_bytes > e->loop_bytes;
     if (run->cfg.memory_limit > 0)
-        snprintf(there, sizeof there, "run.memory_limit is %s per rank", human(avail, b, sizeof b));
+        snprintf(there, sizeof there, "run.memory_limit is %g MB per rank", run->cfg.memory_limit);
     else
         snprintf(there, sizeof there, "the node's available memory gives %s to each of its %d rank%s",
                  human(avail, b, sizeof b), node_ranks, node_ranks > 1 ? "s" : "");
+    int64_t fit = e->loop_bytes > avail ? ranks_that_fit(&run->cfg, e, run->size, node_ranks, avail) : 0;
+    /* rank 0 generates and partitions a cartesian mesh whole only for METIS: block helps when the
+     * time loop fits, now or on more ranks */
+    int block = root_setup && run->cfg.mesh_kind != MESH_GMSH && e->setup_bytes > avail &&
+                (e->loop_bytes <= avail || fit > 0);
+    if (fit > 0)
+        snprintf(ranks, sizeof ranks, "about %lld ranks or more (on more nodes)%s, ", (long long)fit,
+                 block ? " with parallel.partitioner = block" : "");
+    else if (block)
+        snprintf(ranks, sizeof ranks, "parallel.partitioner = block, ");
+    char alone[96] = "", advice[256];
+    if (e->fixed_bytes >= avail)
+        snprintf(alone, sizeof alone, " (the process alone takes about %s)", human(e->fixed_bytes, b, sizeof b));
+    snprintf(advice, sizeof advice, "%s%s", ranks, e->fixed_bytes < avail ? "a smaller mesh, " : "");
     snprintf(msg, n, "%s: this run needs about %s on rank %d (%lld cells: %lld owned and %lld ghost cells per rank "
-             "at most%s), but %s: use about %d ranks or more (on more nodes), a smaller mesh, %sor set "
-             "run.memory_limit (MB per rank) if the estimate is wrong here",
+             "at most%s), but %s%s: %s%s%s run.memory_limit (MB per rank) if the estimate is wrong here",
              run->deck_path, human(need, a, sizeof a), run->rank, (long long)e->cells, (long long)e->owned,
-             (long long)e->ghosts, run->rank == 0 && e->setup_bytes > e->loop_bytes ? "; rank 0 holds the whole mesh "
-             "at set-up" : "", there, more < run->size + 1 ? run->size + 1 : more,
-             run->rank == 0 && e->setup_bytes > e->loop_bytes ? "parallel.partitioner = block, " : "");
+             (long long)e->ghosts, root_setup ? "; rank 0 holds the whole mesh at set-up" : "", there, alone,
+             advice[0] ? "use " : "", advice, advice[0] ? "or set" : run->cfg.memory_limit > 0 ? "raise" : "set");
+}
+
+/* The mesh's dimension and cells, the same on every rank: from a restart's dump, or from a Gmsh
+ * file's headers read by rank 0 alone. Returns 0, or -1 on every rank when they cannot be read. */
+static int mesh_size(struct run *run, int *dim, int64_t *cells)
+{
+    int64_t v[3] = {0, run->cfg.dim, run->restart ? run->restart->ncells : 0}, nodes;
+    if (run->cfg.mesh_kind == MESH_GMSH && v[2] <= 0 && run->rank == 0) {
+        int d = 0;
+        v[0] = gmsh_scan(run->cfg.mesh_file, &d, &v[2], &nodes);
+        v[1] = d;
+    }
+    comm_bcast_bytes(run->comm, v, sizeof v, 0);
+    *dim = (int)v[1];
+    *cells = v[2];
+    return (int)v[0];
 }
 
 void mem_check(struct run *run)
 {
     struct mem_estimate e;
-    int node_ranks = comm_node_ranks(run->comm);
-    if (mem_estimate(&run->cfg, run->size, node_ranks, run->restart ? run->restart->ncells : 0, &e))
+    int node_ranks = comm_node_ranks(run->comm), dim;
+    int64_t cells;
+    if (mesh_size(run, &dim, &cells))
         return; /* an unreadable Gmsh file: the reader reports it */
+    mem_estimate(&run->cfg, run->size, node_ranks, dim, cells, &e);
     double avail = mem_available(&run->cfg, node_ranks), need = need_of(&e, run->rank);
     int short_here = avail > 0 && need > avail;
     int first = -comm_max_int(run->comm, short_here ? -run->rank : -run->size);
@@ -178,9 +279,11 @@ void mem_check(struct run *run)
 void mem_print_check(struct run *run)
 {
     struct mem_estimate e;
-    int node_ranks = comm_node_ranks(run->comm);
-    if (mem_estimate(&run->cfg, run->size, node_ranks, 0, &e))
+    int node_ranks = comm_node_ranks(run->comm), dim;
+    int64_t cells;
+    if (mesh_size(run, &dim, &cells))
         return;
+    mem_estimate(&run->cfg, run->size, node_ranks, dim, cells, &e);
     double avail = mem_available(&run->cfg, node_ranks);
     if (run->rank != 0)
         return;

@@ -14,16 +14,17 @@ struct mem_estimate {
     int64_t cells;         /* the whole mesh */
     int64_t owned, ghosts; /* on the rank with the most local cells */
     double loop_bytes;     /* that rank's peak (set-up of its part of the mesh, fields, the time loop) */
+    double fixed_bytes;    /* of those, the process and its libraries, whatever the mesh */
     double setup_bytes;    /* rank 0's peak while it holds the whole mesh (METIS or a Gmsh file), else 0 */
 };
 
-/* The estimate for cfg on nranks ranks, node_ranks of them on each node; the mesh's cells from
- * the deck (cartesian), from the file's headers (gmsh) or, when known_cells > 0, given (a
- * restart's dump). Returns 0, or -1 when a Gmsh file's headers cannot be read (the mesh reader
- * then says why). */
-int mem_estimate(const struct config *cfg, int nranks, int node_ranks, int64_t known_cells, struct mem_estimate *e);
+/* The estimate for cfg on nranks ranks, node_ranks of them on each node; a cartesian mesh's
+ * dimension and cells from the deck, a Gmsh mesh's given (dim, cells: from the file's headers or
+ * a restart's dump). Returns 0. */
+int mem_estimate(const struct config *cfg, int nranks, int node_ranks, int dim, int64_t cells, struct mem_estimate *e);
 /* Bytes a rank may use: run.memory_limit, or the node's available memory (MemAvailable of
- * /proc/meminfo) shared by its node_ranks ranks; 0 when unknown. */
+ * /proc/meminfo, or what the process's memory cgroup still allows when less) shared by its
+ * node_ranks ranks; 0 when unknown. */
 double mem_available(const struct config *cfg, int node_ranks);
 /* Collective: prints the estimate in the listing; when some rank needs more than it may have,
  * the lowest such rank says what it needs, what there is and what to change, and every rank

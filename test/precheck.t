@@ -91,4 +91,48 @@ ok $? "run.memory_limit = 5 (MB) refuses the bench deck, naming the limit"
 mpi 2 $HYDRO "$top/inputs/bench/mahyco.ini" run.memory_limit=1000 run.max_cycles=1 output.checkpoint_period=-1 \
     > lim2.out 2> lim2.err
 ok $? "run.memory_limit = 1000 lets it run"
+
+# the advice is computed: the rank count it names fits, one fewer does not (limits given, so the
+# machine's free memory cannot move the boundary)
+box="mesh.nx=400 mesh.ny=100 mesh.nz=100 parallel.partitioner=block run.memory_limit=1000"
+mpi 2 $HYDRO "$top/inputs/bench/mahyco.ini" $box > adv.out 2> adv.err
+n=$(sed -n 's/.*use about \([0-9]*\) ranks or more (on more nodes), a smaller mesh, or set.*/\1/p' adv.err)
+if [ -n "$n" ] && [ "$n" -gt 2 ] && [ "$n" -le 16 ]; then
+    mpi "$n" $HYDRO --check "$top/inputs/bench/mahyco.ini" $box > adv.n 2>&1
+    mpi $((n - 1)) $HYDRO --check "$top/inputs/bench/mahyco.ini" $box > adv.n1 2>&1
+    grep -q '^; memory estimate on .* per rank$' adv.n && grep -q 'TOO LARGE' adv.n1
+else
+    false
+fi
+ok $? "a 4M-cell run with 1000 MB per rank: 'use about $n ranks', and --check on $n ranks fits, on $((n - 1)) it does not"
+[ -n "$n" ] || diag "$(cat adv.err)"
+# rank 0's set-up with METIS too large but the time loop fits: block is advised, not more ranks
+mpi 2 $HYDRO --check "$top/inputs/bench/mahyco.ini" mesh.nx=100 mesh.ny=100 mesh.nz=100 > setup.check 2>&1
+mid=$(sed -n 's/.*about \([0-9.]*\) MB per rank at most.*set-up \([0-9.]*\) MB;.*/\1 \2/p' setup.check |
+      awk '{ printf "%d", ($1 + $2) / 2 }')
+mpi 2 $HYDRO "$top/inputs/bench/mahyco.ini" mesh.nx=100 mesh.ny=100 mesh.nz=100 run.memory_limit=${mid:-1} \
+    > setup.out 2> setup.err
+[ $? -eq 2 ] && grep -q 'rank 0 holds the whole mesh at set-up.*: use parallel.partitioner = block, a smaller mesh, or set' setup.err &&
+    ! grep -q 'ranks or more' setup.err
+ok $? "rank 0's METIS set-up above run.memory_limit = $mid MB, the loop below: the advice is parallel.partitioner = block"
+[ -n "$mid" ] || diag "$(cat setup.check)"
+# a limit below what the process itself takes: no rank count or mesh would do
+mpi 2 $HYDRO "$top/inputs/bench/mahyco.ini" run.memory_limit=5 parallel.partitioner=block > fix.out 2> fix.err
+[ $? -eq 2 ] && grep -q 'run.memory_limit is 5 MB per rank (the process alone takes about [0-9.]* MB): raise run.memory_limit' fix.err &&
+    ! grep -q 'ranks or more\|smaller mesh' fix.err
+ok $? "a limit below the process's own memory: the line says so and advises no rank count"
+
+# a memory cgroup's limit (a batch job's or a container's) counts as what there is
+cg=/sys/fs/cgroup/memory/hydro-precheck.$$
+if [ "$(id -u)" = 0 ] && mkdir "$cg" 2> /dev/null && echo 400000000 > "$cg/memory.limit_in_bytes"; then
+    sh -c "echo \$\$ > $cg/cgroup.procs && exec $HYDRO --check '$top/inputs/bench/mahyco.ini' mesh.nx=100 mesh.ny=100 mesh.nz=100" \
+        > cg.check 2>&1
+    rmdir "$cg"
+    a=$(sed -n 's/.*available \([0-9.]*\) MB per rank.*/\1/p' cg.check)
+    awk -v a="$a" 'BEGIN { exit !(a > 300 && a <= 400) }' && grep -q 'TOO LARGE' cg.check
+    ok $? "in a memory cgroup of 400 MB, --check gives each rank what the group still allows ($a MB): too large"
+else
+    rmdir "$cg" 2> /dev/null
+    skip 1 "no memory cgroup v1 can be created here (needs root and /sys/fs/cgroup/memory)"
+fi
 done_testing

@@ -1,4 +1,5 @@
-/* Unit tests of the physics kernels: corner vectors and volumes, EOS, energy update, limiters. */
+/* Unit tests of the physics kernels: corner vectors and volumes, EOS, energy update, limiters,
+ * characteristic lengths and the time-step controls. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include "geometry.h"
 #include "remap.h"
 #include "tap.h"
+#include "timestep.h"
 
 static struct tap t;
 
@@ -160,10 +162,44 @@ static void test_limiters(void)
            "minmod, superbee and van Leer differ as expected at r < 1");
 }
 
+/* MicroHydro's length of the medians on boxes: d1 d2 d3 / (d1 d2 + d1 d3 + d2 d3), d1 d2 / (d1 + d2) */
+static void test_lengths(void)
+{
+    double box[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 2, 0}, {0, 2, 0}, {0, 0, 4}, {1, 0, 4}, {1, 2, 4}, {0, 2, 4}};
+    double l3 = geom_length(element_of_dim(3), (const double(*)[3])box, 8.0, LENGTH_MEDIANS);
+    double l2 = geom_length(element_of_dim(2), (const double(*)[3])box, 2.0, LENGTH_MEDIANS);
+    tap_ok(&t, fabs(l3 - 8.0 / 14.0) < 1e-15 && fabs(l2 - 2.0 / 3.0) < 1e-15,
+           "length of the medians: 1x2x4 box %.17g (8/14), 1x2 rectangle %.17g (2/3)", l3, l2);
+}
+
+static void test_timestep(void)
+{
+    struct hydro_params hp = {.dt_min = 1e-4, .dt_max = 1e-2, .dt_growth = 1.1, .dt_decrease = 0.2, .density_ratio = 0.1};
+    tap_ok(&t, timestep_mahyco(&hp, 5.0, 1e-3) == 1e-3 * 1.1 && timestep_mahyco(&hp, 1e-3, 1e-3) == 1e-3 &&
+               timestep_mahyco(&hp, 1.0, 1.0) == 1e-2 && timestep_mahyco(&hp, 1e-6, 1e-3) == 1e-6,
+           "mahyco: the candidate, at most dt_growth x previous and dt_max (a small candidate is the caller's to stop)");
+    double prev = 1e-3, big = 1.0;
+    tap_ok(&t, timestep_microhydro(&hp, big, prev, 0, big) == 1.1 * prev, "microhydro: growth capped at dt_growth x previous");
+    tap_ok(&t, timestep_microhydro(&hp, 1e-5, prev, 0, big) == 0.8 * prev,
+           "microhydro: a small candidate is floored at (1 - dt_decrease) x previous");
+    double cut = timestep_microhydro(&hp, big, prev, 0.4, big);
+    tap_ok(&t, cut == prev * 0.1 / 0.4 && timestep_microhydro(&hp, big, prev, 0.1, big) == 1.1 * prev &&
+               timestep_microhydro(&hp, big, prev, -0.4, big) == 1.1 * prev,
+           "microhydro: a density change of 0.4 > density_ratio cuts the step to prev x 0.1 / 0.4 (%g); 0.1 and -0.4 do not",
+           cut);
+    tap_ok(&t, timestep_microhydro(&hp, big, 0.0, 0, big) == 1e-4 && timestep_microhydro(&hp, big, 1.0, 0, big) == 1e-2,
+           "microhydro: clamped to [dt_min, dt_max] (no previous step gives dt_min)");
+    tap_ok(&t, timestep_microhydro(&hp, big, prev, 0, 3e-4) == 3e-4 && timestep_last(1e-3, 3e-4) == 3e-4 &&
+               timestep_last(1e-3, 0) == 1e-3 && timestep_last(1e-3, 2e-3) == 1e-3,
+           "the last step ends at final_time, below dt_min if need be; none shortened once it is reached");
+}
+
 int main(void)
 {
     test_geometry();
     test_eos();
     test_limiters();
+    test_lengths();
+    test_timestep();
     return tap_done(&t);
 }
