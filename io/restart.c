@@ -272,7 +272,7 @@ static int validate(const char *path, struct restart_file *rf, char *err, size_t
     } else if (dim != 2 && dim != 3) {
         snprintf(err, errlen, "%s: dim = %lld", path, (long long)dim);
     } else if (cycle < 0 || cycle > 1000000000000LL || !isfinite(rf->time) || !isfinite(rf->dt) || rf->dt <= 0 ||
-               !isfinite(rf->dt_old) || rf->dt_old <= 0) {
+               !isfinite(rf->dt_old) || rf->dt_old < 0) { /* MicroHydro's first step has no previous one */
         snprintf(err, errlen, "%s: bad time-stepping state (cycle %lld, time %g, dt %g)", path, (long long)cycle,
                  rf->time, rf->dt);
     } else if (read_diagnostics(file, rf)) {

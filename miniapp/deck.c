@@ -124,7 +124,8 @@ const struct deck_key deck_keys[] = {
      "MicroHydro's d1 d2 d3 / (d1 d2 + d1 d3 + d2 d3) of those distances (2D: d1 d2 / (d1 + d2))", OFF(length)},
     {"physics", "dt_init", KEY_DOUBLE, "1e-5", 1e-30, 1e30, NULL, "first time step (time)", OFF(dt_init)},
     {"physics", "dt_min", KEY_DOUBLE, "1e-8", 0, 1e30, NULL,
-     "a time step below this stops the run (exit 1) after a dump (time)", OFF(dt_min)},
+     "mahyco: a time step below this stops the run (exit 1) after a dump; microhydro: the smallest step, and the "
+     "second one (time)", OFF(dt_min)},
     {"physics", "dt_max", KEY_DOUBLE, "1e-2", 1e-30, 1e30, NULL, "largest time step (time)", OFF(dt_max)},
     {"physics", "dt_growth", KEY_DOUBLE, "1.05", 1, 100, NULL, "largest ratio of a time step to the previous one",
      OFF(dt_growth)},
@@ -602,6 +603,9 @@ static void validate(struct parse_ctx *c)
         fail_at(c, "parallel", "sync_pattern", "minimal computes on the ghost layers and needs 3 of them");
     if (cfg->case_name != CASE_SYNC_ONLY && cfg->dt_min >= cfg->dt_max)
         fail_at(c, "physics", "dt_min", "must be smaller than physics.dt_max");
+    if (cfg->case_name != CASE_SYNC_ONLY && cfg->dt_control == DT_MICROHYDRO && cfg->dt_min <= 0)
+        fail_at(c, "physics", "dt_min", "must be > 0 with physics.dt_control = microhydro (its second step is dt_min: "
+                "0 would never advance the time)");
     if (cfg->case_name != CASE_SYNC_ONLY && cfg->dt_init > cfg->dt_max)
         fail_at(c, "physics", "dt_init", "must not exceed physics.dt_max");
     if (cfg->case_name == CASE_HYDRO + HCASE_SOD && cfg->direction == 2 && cfg->dim == 2)

@@ -43,4 +43,33 @@ r3=$(ls r3/checkpoints/hydro_*.h5 2> /dev/null | sort | tail -n 1)
 [ -n "$r3" ] && sh "$top/test/h5same.sh" --any-deck "$last" "$r3" > h5same.out 2>&1
 ok $? "3 ranks end bit for bit where 8 do ($(basename "${r3:-none}"))"
 [ -s h5same.out ] && diag "$(head -5 h5same.out)"
+# a restart carries the control's state: from cycle 1 (no previous step yet) and from cycle 10
+# (just after a migration), on other rank counts, the run ends bit for bit where it did
+for from in "1 3" "10 2"; do
+    set -- $from
+    mpi $2 $HYDRO --restart "$(printf 'checkpoints/hydro_%06d.h5' $1)" output.checkpoint_period=1000 \
+        output.checkpoint_dir=rs$1 > rs$1.out 2> rs$1.err
+    rs=$(ls rs$1/hydro_*.h5 2> /dev/null | sort | tail -n 1)
+    [ -n "$rs" ] && sh "$top/test/h5same.sh" --any-deck "$last" "$rs" > rs$1.diff 2>&1
+    ok $? "restart from cycle $1 on $2 ranks ends bit for bit where the 8-rank run does ($(basename "${rs:-none}"))"
+    [ -n "$rs" ] || diag "$(cat rs$1.err)"
+    [ -s rs$1.diff ] && diag "$(head -5 rs$1.diff)"
+done
+# the density cut acts: a density_ratio of 0.01 holds the step near dt_min (every cycle's density
+# change exceeds it), so the run needs about twice the cycles; a ratio no change reaches grows it
+cycles() { grep -c '^\*I-Loop       Cycle' "$1"; }
+for r in 0.01 1e30; do
+    mpi 2 $HYDRO "$deck" $nopad physics.density_ratio=$r output.listing_period=1 output.checkpoint_period=-1 \
+        > cut$r.out 2>&1
+done
+c1=$(cycles cut0.01.out) c2=$(cycles cut1e30.out)
+# (dt_min 1e-4 bounds every step but the first, which counts no time, and the last, shortened to
+# end at final_time)
+low=$(sed -n 's/^\*I-Loop       Cycle *\([0-9]*\) .* dt=\([0-9.e+-]*\) .*/\1 \2/p' cut0.01.out |
+      awk -v last="$c1" '$1 > 1 && $1 < last && $2 < 1e-4 { n++ } END { print n + 0 }')
+[ "$c1" -ge $((2 * c2 - 10)) ] && [ "$c2" -ge 30 ] && [ "$low" -eq 0 ]
+ok $? "density_ratio 0.01 takes $c1 cycles, 1e30 (no cut) $c2: the cut holds the step at dt_min ($low below it)"
+mpi 1 $HYDRO "$deck" physics.dt_min=0 > dt0.out 2> dt0.err
+[ $? -eq 2 ] && grep -q 'physics.dt_min: must be > 0 with physics.dt_control = microhydro' dt0.err
+ok $? "dt_min = 0 with the microhydro control is refused: $(head -c 100 dt0.err)"
 done_testing
