@@ -27,7 +27,8 @@ static const char *const mesh_kinds[] = {"cartesian", "gmsh", NULL};
 static const char *const case_names[CASE_HYDRO + HCASE_COUNT + 1] = {
     [CASE_SYNC_ONLY] = "sync_only",        [CASE_HYDRO + HCASE_SOD] = "sod",
     [CASE_HYDRO + HCASE_BISOD_X] = "bisod_x", [CASE_HYDRO + HCASE_SEDOV] = "sedov",
-    [CASE_HYDRO + HCASE_NOH] = "noh",       [CASE_HYDRO + HCASE_TRIPLE_POINT] = "triple_point"};
+    [CASE_HYDRO + HCASE_NOH] = "noh",       [CASE_HYDRO + HCASE_TRIPLE_POINT] = "triple_point",
+    [CASE_HYDRO + HCASE_WATER_AIR] = "water_air"};
 static const char *const directions[] = {"x", "y", "z", NULL};
 static const char *const eos_kinds[EOS_COUNT + 1] = {[EOS_PERFECT] = "perfect", [EOS_STIFFENED] = "stiffened"};
 static const char *const remaps[] = {"none", "euler", NULL};
@@ -44,7 +45,7 @@ static const char *const costs[COST_COUNT + 1] = {
 static const char *const partitioners[] = {"metis", "block", NULL};
 static const char *const sync_modes[] = {"persistent", "basic", NULL};
 
-const char *const deck_sections[] = {"mesh", "case", "physics", "parallel", "loadbalance", "output", "run", NULL};
+const char *const deck_sections[] = {"mesh", "case", "physics", "materials", "parallel", "loadbalance", "output", "run", NULL};
 
 #define OFF(field) offsetof(struct config, field)
 #define BIG 1e9
@@ -84,6 +85,10 @@ const struct deck_key deck_keys[] = {
      "sedov: energy put in the cells at the origin; 0: the value that gives a shock radius of 1 at t = 1 "
      "(rho 1, gamma 1.4)",
      OFF(sedov_energy)},
+    {"case", "materials", KEY_STRING, "", 0, 0, NULL,
+     "hydro cases: the material of each of the case's regions, in order (sod, bisod_x, water_air: left right; "
+     "triple_point: left bottom top; sedov, noh: one), names from materials.names; empty: the one [physics] gas",
+     OFF(region_text)},
     {"case", "cell_vars", KEY_INT, "5", 0, 1000, NULL, "sync_only: cell variables synchronised every cycle",
      OFF(cell_vars)},
     {"case", "node_vars", KEY_INT, "2", 0, 1000, NULL, "sync_only: node variables synchronised every cycle",
@@ -101,9 +106,10 @@ const struct deck_key deck_keys[] = {
      OFF(final_time)},
     {"physics", "cfl", KEY_DOUBLE, "0.3", 1e-6, 1, NULL, "dt = cfl min over cells of L / (c + |v|)", OFF(cfl)},
     {"physics", "eos", KEY_ENUM, "perfect", 0, 0, eos_kinds,
-     "perfect gas p = (gamma - 1) rho e, or stiffened gas p = (gamma - 1) rho e - gamma p_inf", OFF(eos)},
-    {"physics", "gamma", KEY_DOUBLE, "1.4", 1.000001, 100, NULL, "ratio of specific heats", OFF(gamma)},
-    {"physics", "p_inf", KEY_DOUBLE, "0", 0, 1e30, NULL, "stiffened gas: p_inf (pressure)", OFF(p_inf)},
+     "perfect gas p = (gamma - 1) rho e, or stiffened gas p = (gamma - 1) rho e - gamma p_inf (the one gas when no "
+     "materials are declared)", OFF(eos)},
+    {"physics", "gamma", KEY_DOUBLE, "1.4", 1.000001, 100, NULL, "ratio of specific heats (the one gas)", OFF(gamma)},
+    {"physics", "p_inf", KEY_DOUBLE, "0", 0, 1e30, NULL, "stiffened gas: p_inf (pressure; the one gas)", OFF(p_inf)},
     {"physics", "remap", KEY_ENUM, "euler", 0, 0, remaps,
      "euler: remap back to the initial mesh every cycle (second order, conservative); none: pure Lagrange",
      OFF(remap)},
@@ -144,6 +150,16 @@ const struct deck_key deck_keys[] = {
      "stiffened gas: relative tolerance of the energy update's Newton iteration", OFF(newton_tol)},
     {"physics", "newton_max", KEY_INT, "50", 1, 1000, NULL, "stiffened gas: Newton iteration cap (exit 1 beyond)",
      OFF(newton_max)},
+
+    {"materials", "names", KEY_STRING, "", 0, 0, NULL,
+     "materials, names separated by spaces (at most 8, letters, digits, '_' and '-'); empty: one gas, [physics]'s",
+     OFF(mat_names_text)},
+    {"materials", "eos", KEY_STRING, "", 0, 0, NULL, "each material's equation of state, perfect or stiffened "
+     "(as physics.eos), one per name", OFF(mat_eos_text)},
+    {"materials", "gamma", KEY_STRING, "", 0, 0, NULL, "each material's ratio of specific heats, in (1, 100], one per "
+     "name", OFF(mat_gamma_text)},
+    {"materials", "p_inf", KEY_STRING, "", 0, 0, NULL, "each material's p_inf (pressure, >= 0; 0 for a perfect gas), "
+     "one per name; empty: 0 for every material", OFF(mat_pinf_text)},
 
     {"parallel", "partitioner", KEY_ENUM, "metis", 0, 0, partitioners,
      "metis: METIS k-way on the cell dual graph (rank 0); block: geometric blocks of a cartesian mesh",
@@ -591,11 +607,172 @@ static void gmsh_file(struct parse_ctx *c)
         cfg->dim = dim;
 }
 
+/* The words of a list key (separated by blanks), at most max of them, each shorter than 32
+ * bytes; their number, or -1 (reported at the key) when there are too many or one is too long. */
+static int words_of(struct parse_ctx *c, const char *section, const char *name, const char *text,
+                    char (*w)[32], int max)
+{
+    int n = 0;
+    for (const char *p = text;;) {
+        p += strspn(p, " \t");
+        if (!*p)
+            return n;
+        size_t len = strcspn(p, " \t");
+        if (n == max) {
+            fail_at(c, section, name, "more than %d entries", max);
+            return -1;
+        }
+        if (len >= 32) {
+            fail_at(c, section, name, "'%.*s' is longer than 31 bytes", (int)len, p);
+            return -1;
+        }
+        memcpy(w[n], p, len);
+        w[n++][len] = '\0';
+        p += len;
+    }
+}
+
+/* A list of nmat numbers in [lo, hi] (into the field at offset in each declaration). */
+static void number_list(struct parse_ctx *c, const char *name, const char *text, int nmat, double lo, double hi,
+                        size_t offset)
+{
+    char w[HYDRO_MAT_MAX][32];
+    int n = words_of(c, "materials", name, text, w, HYDRO_MAT_MAX);
+    if (n < 0)
+        return;
+    if (n != nmat) {
+        fail_at(c, "materials", name, "%d value%s for %d materials (one per name of materials.names)", n,
+                n == 1 ? "" : "s", nmat);
+        return;
+    }
+    for (int k = 0; k < n && !c->failed; k++) {
+        char *end;
+        double x = strtod(w[k], &end);
+        if (*end || !isfinite(x) || x < lo || x > hi)
+            fail_at(c, "materials", name, "'%s' (material %s) is not a number in [%g, %g]", w[k], c->cfg->mat[k].name,
+                    lo, hi);
+        else
+            *(double *)((char *)&c->cfg->mat[k] + offset) = x;
+    }
+}
+
+/* case.materials: one declared material per region of the case, every material in a region. */
+static void regions(struct parse_ctx *c, char (*names)[32], int nmat)
+{
+    struct config *cfg = c->cfg;
+    const char *const *rname;
+    int nr = case_regions((enum hydro_case)(cfg->case_name - CASE_HYDRO), &rname);
+    char w[HYDRO_MAT_MAX][32];
+    int n = words_of(c, "case", "materials", cfg->region_text, w, HYDRO_MAT_MAX);
+    if (n < 0)
+        return;
+    if (n < nr) {
+        fail_at(c, "case", "materials", "the case's region '%s' has no material (%s has %d region%s: give one "
+                "material name for each)", rname[n], case_names[cfg->case_name], nr, nr == 1 ? "" : "s");
+        return;
+    }
+    if (n > nr) {
+        fail_at(c, "case", "materials", "%d materials for the %d region%s of %s", n, nr, nr == 1 ? "" : "s",
+                case_names[cfg->case_name]);
+        return;
+    }
+    unsigned used = 0;
+    for (int r = 0; r < nr; r++) {
+        int k = 0;
+        while (k < nmat && strcmp(w[r], names[k]))
+            k++;
+        if (k == nmat) {
+            fail_at(c, "case", "materials", "unknown material '%s' for region '%s' (materials.names: %s)", w[r],
+                    rname[r], cfg->mat_names_text);
+            return;
+        }
+        cfg->region_mat[r] = k;
+        used |= 1u << k;
+    }
+    for (int k = 0; k < nmat; k++)
+        if (!(used & (1u << k))) {
+            fail_at(c, "materials", "names", "material '%s' is in no region of the case (case.materials: %s)",
+                    names[k], cfg->region_text);
+            return;
+        }
+}
+
+static void value_text(const struct config *cfg, const struct deck_key *k, char *out, size_t n);
+/* Whether key k holds its default value (as deck_print would write it). */
+static int at_default(const struct config *cfg, int k)
+{
+    char v[DECK_STRING_MAX];
+    value_text(cfg, &deck_keys[k], v, sizeof v);
+    return strcmp(v, deck_keys[k].def) == 0;
+}
+
+/* [materials] and case.materials: the declared materials, and the material of each region. */
+static void materials(struct parse_ctx *c)
+{
+    struct config *cfg = c->cfg;
+    char w[HYDRO_MAT_MAX][32];
+    int n = words_of(c, "materials", "names", cfg->mat_names_text, w, HYDRO_MAT_MAX);
+    static const char *const per_material[] = {"eos", "gamma", "p_inf"};
+    /* by value, not by origin: a dump's deck (deck_print) gives every key */
+    if (n == 0) { /* one gas, [physics]'s */
+        for (int i = 0; i < 3; i++)
+            if (!at_default(cfg, find_key("materials", per_material[i])))
+                fail_at(c, "materials", per_material[i], "needs materials.names");
+        if (cfg->region_text[0])
+            fail_at(c, "case", "materials", "names materials, but materials.names declares none");
+        cfg->nmat = 1;
+        cfg->mat[0] = (struct material_decl){"gas", cfg->eos, cfg->gamma, cfg->p_inf};
+        return;
+    }
+    if (n < 0)
+        return;
+    for (int i = 0; i < 3; i++)
+        if (!at_default(cfg, find_key("physics", per_material[i])))
+            fail_at(c, "physics", per_material[i], "materials are declared: give each one's %s in materials.%s",
+                    per_material[i], per_material[i]);
+    if (cfg->case_name == CASE_SYNC_ONLY)
+        fail_at(c, "materials", "names", "sync_only has no materials");
+    cfg->nmat = n;
+    for (int k = 0; k < n; k++) {
+        if (strspn(w[k], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(w[k]))
+            fail_at(c, "materials", "names", "'%s': a name is letters, digits, '_' and '-'", w[k]);
+        for (int j = 0; j < k; j++)
+            if (!strcmp(w[j], w[k]))
+                fail_at(c, "materials", "names", "'%s' is declared twice", w[k]);
+        snprintf(cfg->mat[k].name, sizeof cfg->mat[k].name, "%s", w[k]);
+    }
+    char e[HYDRO_MAT_MAX][32];
+    int ne = words_of(c, "materials", "eos", cfg->mat_eos_text, e, HYDRO_MAT_MAX);
+    if (ne >= 0 && ne != n)
+        fail_at(c, "materials", "eos", "%d value%s for %d materials (one per name of materials.names)", ne,
+                ne == 1 ? "" : "s", n);
+    for (int k = 0; k < n && !c->failed; k++) {
+        int kind = -1;
+        for (int i = 0; eos_kinds[i]; i++)
+            kind = strcmp(e[k], eos_kinds[i]) ? kind : i;
+        if (kind < 0)
+            fail_at(c, "materials", "eos", "'%s' (material %s) is not perfect or stiffened", e[k], w[k]);
+        cfg->mat[k].eos = (enum eos_kind)kind;
+    }
+    number_list(c, "gamma", cfg->mat_gamma_text, n, 1.000001, 100, offsetof(struct material_decl, gamma));
+    if (cfg->mat_pinf_text[0])
+        number_list(c, "p_inf", cfg->mat_pinf_text, n, 0, 1e30, offsetof(struct material_decl, p_inf));
+    for (int k = 0; k < n && !c->failed; k++)
+        if (cfg->mat[k].eos == EOS_PERFECT && cfg->mat[k].p_inf != 0)
+            fail_at(c, "materials", "p_inf", "material %s is a perfect gas: its p_inf is 0", w[k]);
+    if (!c->failed && cfg->case_name != CASE_SYNC_ONLY)
+        regions(c, w, n);
+}
+
 static void validate(struct parse_ctx *c)
 {
     struct config *cfg = c->cfg;
     if (cfg->mesh_kind == MESH_GMSH)
         gmsh_file(c);
+    materials(c);
+    if (cfg->nmat > 1 && cfg->remap == REMAP_EULER)
+        fail_at(c, "physics", "remap", "euler with %d materials needs mixed cells, which hydro does not build yet: "
+                "use physics.remap = none (each cell keeps its material)", cfg->nmat);
     if (cfg->case_name != CASE_SYNC_ONLY && cfg->remap == REMAP_EULER && cfg->ghost_layers < 2)
         fail_at(c, "parallel", "ghost_layers", "the Euler remap needs at least 2 ghost layers (its fluxes use the "
                 "neighbours' slopes)");

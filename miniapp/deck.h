@@ -25,6 +25,13 @@ enum lb_mode { LB_METIS, LB_SHUFFLE };
 enum partitioner_choice { PART_METIS, PART_BLOCK };
 enum sync_mode { SYNC_PERSISTENT, SYNC_BASIC };
 
+/* A material of the deck: [materials] names, eos, gamma and p_inf, one entry per name. */
+struct material_decl {
+    char name[32];
+    enum eos_kind eos;
+    double gamma, p_inf; /* p_inf: pressure */
+};
+
 /* The fully resolved, validated run configuration. Read-only after deck_load. */
 struct config {
     /* [mesh] */
@@ -43,6 +50,8 @@ struct config {
     int direction;            /* sod: 0 x, 1 y, 2 z */
     double interface;         /* sod: position of the interface along direction */
     double sedov_energy;      /* sedov: energy in the domain; 0: the value giving radius 1 at t = 1 */
+    char region_text[DECK_STRING_MAX];         /* case.materials as given */
+    int region_mat[HYDRO_MAT_MAX];             /* the material of each of the case's regions */
     /* [physics] */
     double final_time, cfl, gamma, p_inf, q1, q2;
     double dt_init, dt_min, dt_max, dt_growth, newton_tol;
@@ -54,6 +63,12 @@ struct config {
     double dt_decrease, density_ratio;
     int remap, remap_split;
     bool remap_heat;
+    /* [materials]: the lists as given, and what they declare (nmat 1 and mat[0] the [physics]
+     * gas when no name is given) */
+    char mat_names_text[DECK_STRING_MAX], mat_eos_text[DECK_STRING_MAX];
+    char mat_gamma_text[DECK_STRING_MAX], mat_pinf_text[DECK_STRING_MAX];
+    int nmat;
+    struct material_decl mat[HYDRO_MAT_MAX];
     /* [parallel] */
     int partitioner;
     long ghost_layers;

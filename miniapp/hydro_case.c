@@ -91,7 +91,7 @@ static void op_after_lagrange(void *ctx)
     struct run *run = s->run;
     const struct cost_params *cp = run->lb ? lb_cost(run->lb) : NULL;
     if (cp && cp->kind != COST_UNIFORM && cp->units > 0)
-        s->burnt += cost_burn_cells(cp, &s->h.hp.eos, run->mesh, s->h.f.x, s->h.f.q, s->h.f.rho, s->h.f.e, run->time,
+        s->burnt += cost_burn_cells(cp, &s->h.hp.eos[0], run->mesh, s->h.f.x, s->h.f.q, s->h.f.rho, s->h.f.e, run->time,
                                     run->mesh->ncells_owned);
 }
 
@@ -167,7 +167,7 @@ static void *hydro_create(struct run *run)
     hydro_params_from_deck(run, &s->h.hp, &s->cp);
     s->pattern = run->cfg.sync_pattern;
     s->h.split = run->cfg.remap_split;
-    hydro_fields_register(&run->reg, s->h.hp.remap, run->mesh->node_xyz, s->id);
+    hydro_fields_register(&run->reg, s->h.hp.remap, s->h.hp.nmat, run->mesh->node_xyz, s->id);
     init_kernels(s, run);
     sync_book_init(&s->book, SP_COUNT);
     hydro_attach(s, run);
@@ -284,7 +284,7 @@ static double hydro_burn_seconds(void *self, long n)
 {
     struct scheme *s = self;
     double t = comm_wtime();
-    s->burnt += cost_burn(&s->h.hp.eos, n, 1.0, 2.5);
+    s->burnt += cost_burn(&s->h.hp.eos[0], n, 1.0, 2.5);
     return comm_wtime() - t;
 }
 

@@ -43,6 +43,7 @@ static const struct {
     [F_NMASS] = {"mass", VAR_NODE, 1, SMD, "mass", S_OWNED, 0},
     [F_FORCE] = {"force", VAR_NODE, 3, 0, "mass length/time^2", S_ARENA, 0},
     [F_XINIT] = {"initial_position", VAR_NODE, 3, VAR_SYNC | VAR_MIGRATE, "length", S_OWNED, 0},
+    [F_MAT] = {"material", VAR_CELL, 1, SMD, "index in materials.names", S_OWNED, 0},
     [F_UNEW] = {"remap_velocity", VAR_CELL, 3, VAR_SYNC, "length/time", S_REMAP, 0},
     [F_KNEW] = {"remap_kinetic", VAR_CELL, 1, VAR_SYNC, "energy/mass", S_REMAP, 0},
     [F_PHI_RHO] = {"remap_density", VAR_CELL, 1, VAR_SYNC, "mass/length^3", S_PHI, 0},
@@ -57,11 +58,11 @@ static const struct {
 
 static int remap_only(int i) { return fields[i].storage >= S_REMAP; }
 
-void hydro_fields_register(struct registry *reg, int remap, double *node_xyz, int id[F_COUNT])
+void hydro_fields_register(struct registry *reg, int remap, int nmat, double *node_xyz, int id[F_COUNT])
 {
     for (int i = 0; i < F_COUNT; i++) {
         id[i] = -1;
-        if (remap_only(i) && !remap)
+        if ((remap_only(i) && !remap) || (i == F_MAT && nmat < 2))
             continue;
         if (fields[i].storage == S_OWNED)
             id[i] = registry_add(reg, fields[i].name, fields[i].center, fields[i].ncomp, fields[i].flags,
@@ -126,9 +127,11 @@ void hydro_fields_attach(struct hydro *h, struct registry *reg, const int id[F_C
     double **ptr[F_COUNT] = {[F_RHO] = &f->rho, [F_E] = &f->e,     [F_P] = &f->p,         [F_C] = &f->c,
                              [F_Q] = &f->q,     [F_VOL] = &f->vol, [F_MASS] = &f->mass,   [F_LEN] = &f->len,
                              [F_RHO0] = &f->rho0, [F_E0] = &f->e0, [F_P0] = &f->p0,       [F_X] = &f->x,
-                             [F_V] = &f->v,     [F_NMASS] = &f->nmass, [F_FORCE] = &f->force, [F_XINIT] = &f->x_init};
+                             [F_V] = &f->v,     [F_NMASS] = &f->nmass, [F_FORCE] = &f->force, [F_XINIT] = &f->x_init,
+                             [F_MAT] = &f->mat};
+    f->mat = NULL;
     for (int i = 0; i < F_COUNT; i++)
-        if (ptr[i])
+        if (ptr[i] && id[i] >= 0)
             *ptr[i] = reg->v[id[i]].data;
     if (h->hp.remap)
         remap_attach(h, reg, id);

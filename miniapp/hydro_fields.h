@@ -9,14 +9,16 @@
 enum field {
     F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN, F_RHO0, F_E0, F_P0,
     F_X, F_V, F_NMASS, F_FORCE, F_XINIT,
+    F_MAT, /* with more than one material */
     /* with the remap: its results and, as views, its reconstructed values and slopes */
     F_UNEW, F_KNEW, F_PHI_RHO, F_PHI_E, F_PHI_K, F_PHI_U, F_GRAD_RHO, F_GRAD_E, F_GRAD_K, F_GRAD_U,
     F_COUNT
 };
 
-/* Registers the fields (those of the remap only with remap), their registry ids into id[]
- * (-1 for a field not registered). node_xyz: the mesh's coordinates, the positions field. */
-void hydro_fields_register(struct registry *reg, int remap, double *node_xyz, int id[F_COUNT]);
+/* Registers the fields (those of the remap only with remap, the cells' material only with
+ * nmat > 1), their registry ids into id[] (-1 for a field not registered). node_xyz: the mesh's
+ * coordinates, the positions field. */
+void hydro_fields_register(struct registry *reg, int remap, int nmat, double *node_xyz, int id[F_COUNT]);
 /* Points h's fields at the registry's arrays of mesh h->m, lays out the arena (allocated here)
  * and, with the remap, its work arrays; the positions field becomes m's coordinates. */
 void hydro_fields_attach(struct hydro *h, struct registry *reg, const int id[F_COUNT]);

@@ -2,6 +2,7 @@
 #include "hydro_params.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "check.h"
 #include "comm.h"
@@ -28,10 +29,9 @@ void hydro_params_from_deck(struct run *run, struct hydro_params *hp, struct cas
 {
     const struct config *cfg = &run->cfg;
     *hp = (struct hydro_params){
-        .eos = eos_make(cfg->eos, cfg->gamma, cfg->p_inf, cfg->newton_tol, (int)cfg->newton_max),
+        .nmat = cfg->nmat,
         .cfl = cfg->cfl,
         .q1 = cfg->q1,
-        .q2 = cfg->q2 >= 0 ? cfg->q2 : 0.5 * (cfg->gamma + 1.0),
         .dt_init = cfg->dt_init,
         .dt_min = cfg->dt_min,
         .dt_max = cfg->dt_max,
@@ -45,10 +45,16 @@ void hydro_params_from_deck(struct run *run, struct hydro_params *hp, struct cas
         .remap_heat = cfg->remap_heat,
         .limiter = cfg->limiter,
     };
+    for (int k = 0; k < cfg->nmat; k++) { /* q2 -1: MaHyCo's (gamma + 1) / 2, the material's gamma */
+        const struct material_decl *d = &cfg->mat[k];
+        hp->eos[k] = eos_make(d->eos, d->gamma, d->p_inf, cfg->newton_tol, (int)cfg->newton_max);
+        hp->q2[k] = cfg->q2 >= 0 ? cfg->q2 : 0.5 * (d->gamma + 1.0);
+    }
     *cp = (struct case_params){.name = (enum hydro_case)(cfg->case_name - CASE_HYDRO), .direction = cfg->direction,
                                .interface = cfg->interface, .sedov_energy = cfg->sedov_energy};
+    memcpy(cp->region_mat, cfg->region_mat, sizeof cp->region_mat);
     if (cp->name == HCASE_SEDOV && cp->sedov_energy == 0) {
-        double alpha = sedov_alpha((int)cfg->dim, cfg->gamma);
+        double alpha = sedov_alpha((int)cfg->dim, cfg->mat[cfg->region_mat[0]].gamma);
         if (alpha == 0)
             run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? "case.sedov_energy: the automatic value is "
                                                                      "known for gamma 1.4 only: set it" : NULL);

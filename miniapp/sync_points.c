@@ -5,7 +5,7 @@
 #include "deck.h"
 #include "run.h"
 
-enum { MAX_GROUPS = 5, MAX_FIELDS = 8 };
+enum { MAX_GROUPS = 5, MAX_FIELDS = 9 };
 
 struct group_def {
     int n;
@@ -32,7 +32,7 @@ struct pattern {
 #define EACH(n, ...) {0, n, {__VA_ARGS__}}
 #define TOGETHER(n, ...) {1, n, {__VA_ARGS__}}
 /* every field the cycle reads on ghosts, for the initial state and after a restart */
-#define INIT EACH(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN), GROUP(F_X, F_V, F_NMASS))
+#define INIT EACH(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN, F_MAT), GROUP(F_X, F_V, F_NMASS))
 /* MaHyCo's level-n values, each synchronised on its own */
 #define SAVED EACH(5, GROUP(F_Q), GROUP(F_RHO), GROUP(F_E), GROUP(F_VOL), GROUP(F_P))
 /* the remap's kernels outside the Lagrange phase: the same in both patterns */
@@ -95,10 +95,11 @@ void sync_points_record(struct sync_book *b, struct run *run, int pattern, int r
             continue;
         sync_book_together(b, p, d->together);
         for (int g = 0; g < d->ngroups; g++) {
-            int ids[MAX_FIELDS];
-            for (int i = 0; i < d->g[g].n; i++)
-                ids[i] = id[d->g[g].field[i]];
-            sync_book_group(b, p, run, ids, d->g[g].n);
+            int ids[MAX_FIELDS], n = 0;
+            for (int i = 0; i < d->g[g].n; i++) /* a field this run does not register is left out */
+                if (id[d->g[g].field[i]] >= 0)
+                    ids[n++] = id[d->g[g].field[i]];
+            sync_book_group(b, p, run, ids, n);
         }
     }
 }

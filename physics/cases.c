@@ -14,7 +14,31 @@ double sedov_alpha(int dim, double gamma)
     return dim == 2 ? 0.9840 : 0.8510;
 }
 
-static void region(const struct case_params *cp, const double x[3], double *rho, double *p)
+static const char *const two_sides[] = {"left", "right"}, *const everywhere[] = {"all"},
+                         *const triple[] = {"left", "bottom", "top"};
+
+int case_regions(enum hydro_case name, const char *const **names)
+{
+    switch (name) {
+    case HCASE_SOD:
+    case HCASE_BISOD_X:
+    case HCASE_WATER_AIR:
+        *names = two_sides;
+        return 2;
+    case HCASE_TRIPLE_POINT:
+        *names = triple;
+        return 3;
+    case HCASE_SEDOV:
+    case HCASE_NOH:
+    case HCASE_COUNT: /* not a case */
+        break;
+    }
+    *names = everywhere;
+    return 1;
+}
+
+/* The initial density and pressure at x, and the index of its region (case_regions' order). */
+static int region(const struct case_params *cp, const double x[3], double *rho, double *p)
 {
     switch (cp->name) {
     case HCASE_SOD:
@@ -23,20 +47,27 @@ static void region(const struct case_params *cp, const double x[3], double *rho,
         int left = x[d] < cp->interface;
         *rho = left ? 1.0 : 0.125;
         *p = left ? 1.0 : 0.1;
-        return;
+        return !left;
+    }
+    case HCASE_WATER_AIR: {
+        int left = x[0] < 0.7;
+        *rho = left ? 1000.0 : 50.0; /* kg/m^3 */
+        *p = left ? 1e9 : 1e5;       /* Pa */
+        return !left;
     }
     case HCASE_SEDOV:
     case HCASE_NOH:
         *rho = 1.0;
         *p = 1e-6;
-        return;
+        return 0;
     case HCASE_TRIPLE_POINT:
         *rho = x[0] < 1.0 ? 1.0 : x[1] < 1.5 ? 1.0 : 0.125;
         *p = x[0] < 1.0 ? 1.0 : 0.1;
-        return;
+        return x[0] < 1.0 ? 0 : x[1] < 1.5 ? 1 : 2;
     case HCASE_COUNT: /* not a case */
         break;
     }
+    return 0;
 }
 
 int case_init(const struct case_params *cp, const struct hydro_params *hp, const struct mesh *m,
@@ -54,8 +85,10 @@ int case_init(const struct case_params *cp, const struct hydro_params *hp, const
             at_origin |= fabs(xc[k][0]) + fabs(xc[k][1]) + fabs(xc[k][2]) < 1e-12;
         geom_centre(el, (const double(*)[3])xc, centre);
         double p = 0;
-        region(cp, centre, &f->rho[c], &p);
-        f->e[c] = eos_energy(&hp->eos, f->rho[c], p);
+        int r = region(cp, centre, &f->rho[c], &p), k = cp->region_mat[r];
+        if (f->mat)
+            f->mat[c] = k;
+        f->e[c] = eos_energy(&hp->eos[k], f->rho[c], p);
         f->mass[c] = f->rho[c] * f->vol[c];
         f->len[c] = geom_length(el, (const double(*)[3])xc, f->vol[c], hp->length);
         f->q[c] = 0;

@@ -8,6 +8,9 @@
 #include "geometry.h"
 #include "mesh.h"
 
+/* Materials a deck may declare. */
+#define HYDRO_MAT_MAX 8
+
 enum limiter_kind { LIMITER_MINMOD, LIMITER_SUPERBEE, LIMITER_VANLEER, LIMITER_COUNT };
 /* How the next time step follows from the last: MaHyCo's (cfl min L / (c + |v|), growth bounded,
  * a step below dt_min stops the run) or MicroHydro's (cfl min L / c, growth and decrease
@@ -15,9 +18,10 @@ enum limiter_kind { LIMITER_MINMOD, LIMITER_SUPERBEE, LIMITER_VANLEER, LIMITER_C
 enum dt_control { DT_MAHYCO, DT_MICROHYDRO, DT_COUNT };
 
 struct hydro_params {
-    struct eos eos;
+    int nmat;                       /* materials: cells of material k use eos[k] and q2[k] */
+    struct eos eos[HYDRO_MAT_MAX];
     double cfl;       /* dt = cfl min L / (c + |v|) (MicroHydro's control: cfl min L / c) */
-    double q1, q2;    /* artificial viscosity: q = rho (-q1 L c div u + q2 L^2 div u^2) in compression */
+    double q1, q2[HYDRO_MAT_MAX]; /* artificial viscosity: q = rho (-q1 L c div u + q2 L^2 div u^2) in compression */
     double dt_init, dt_min, dt_max, dt_growth, final_time;
     enum dt_control dt_control;
     double dt_decrease;   /* microhydro: a step is at least (1 - dt_decrease) times the previous one */
@@ -30,14 +34,21 @@ struct hydro_params {
 
 /* Field arrays, indexed by local item (mesh numbering). Units: length L, mass M, time T.
  * Cells: rho M/L^3, e (specific internal energy) L^2/T^2, p and q M/(L T^2), c L/T, vol L^3,
- * mass M, len L. Nodes: x L (positions), v L/T (velocity, 3 components), nmass M, force M L/T^2. */
+ * mass M, len L, mat (material index, exact in a double). Nodes: x L (positions), v L/T (velocity, 3 components), nmass M, force M L/T^2. */
 struct hydro_fields {
     double *rho, *e, *p, *c, *q, *vol, *mass, *len;
     double *rho0, *e0, *p0; /* saved at the start of the cycle (level n) */
+    double *mat;            /* the cell's material (an index of hydro_params' eos); NULL: one material */
     double *x, *v, *nmass, *force;
     double *x_init; /* the initial mesh, where the remap returns */
     double *corner; /* scratch: [ncells][nodes per cell][3] corner vectors */
 };
+
+/* The equation of state of cell c's material. */
+static inline const struct eos *hydro_eos(const struct hydro_params *hp, const struct hydro_fields *f, int32_t c)
+{
+    return &hp->eos[f->mat ? (int)f->mat[c] : 0];
+}
 
 /* Wall boundary conditions: per node, up to 3 orthonormal directions along which the
  * velocity is zero (one per distinct wall direction around the node). */

@@ -84,8 +84,9 @@ int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t 
 {
     int failed = 0; /* every cell is done: a failure dump holds no stale pressures */
     for (int32_t c = 0; c < nc; c++) {
-        f->p[c] = eos_pressure(&hp->eos, f->rho[c], f->e[c]);
-        f->c[c] = eos_sound_speed(&hp->eos, f->rho[c], f->p[c]);
+        const struct eos *q = hydro_eos(hp, f, c);
+        f->p[c] = eos_pressure(q, f->rho[c], f->e[c]);
+        f->c[c] = eos_sound_speed(q, f->rho[c], f->p[c]);
         if (!failed && (!isfinite(f->p[c]) || !isfinite(f->c[c])))
             failed = HYDRO_FAIL(err, c, "the equation of state has no sound speed (NaN or negative pressure)");
     }
@@ -110,18 +111,20 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
         double tau = 0.5 * (1.0 / rho0 + 1.0 / rho1);
         double divu = dtau / (dt * tau);
         double q = 0;
+        const int k = f->mat ? (int)f->mat[c] : 0;
+        const struct eos *eos = &hp->eos[k];
         if (divu < 0) /* compression only */
-            q = (1.0 / tau) * (-hp->q1 * f->len[c] * f->c[c] * divu + hp->q2 * f->len[c] * f->len[c] * divu * divu);
+            q = (1.0 / tau) * (-hp->q1 * f->len[c] * f->c[c] * divu + hp->q2[k] * f->len[c] * f->len[c] * divu * divu);
         f->q[c] = q;
         f->rho[c] = rho1;
         if (ratio && (rho1 - rho0) / rho1 > *ratio)
             *ratio = (rho1 - rho0) / rho1;
         double e1;
-        if (eos_energy_update(&hp->eos, f->e0[c], f->p0[c], q, rho1, dtau, &e1) < 0)
+        if (eos_energy_update(eos, f->e0[c], f->p0[c], q, rho1, dtau, &e1) < 0)
             return HYDRO_FAIL(err, c, "the energy update's Newton iteration did not converge");
         f->e[c] = e1;
-        f->p[c] = eos_pressure(&hp->eos, rho1, e1);
-        f->c[c] = eos_sound_speed(&hp->eos, rho1, f->p[c]);
+        f->p[c] = eos_pressure(eos, rho1, e1);
+        f->c[c] = eos_sound_speed(eos, rho1, f->p[c]);
         if (!isfinite(e1) || !isfinite(f->p[c]) || !isfinite(f->c[c]) || !isfinite(q))
             return HYDRO_FAIL(err, c, "NaN in the energy or pressure");
     }

@@ -470,13 +470,13 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
         f->vol[c] = vol;
         f->rho[c] = f->mass[c] / vol;
         double heated = f->e[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
-        if (hp->remap_heat && eos_energy_admissible(&hp->eos, heated))
+        if (hp->remap_heat && eos_energy_admissible(hydro_eos(hp, f, c), heated))
             f->e[c] = heated;
         /* the first failing cell is reported, but every cell is finished: mass and energy are
          * already the remapped ones (remap_cells), so the failure dump stays one state */
         if (!failed && !(f->mass[c] > 0))
             failed = HYDRO_FAIL(err, c, "the remap left no mass in the cell (time step too large for the mesh motion)");
-        if (!failed && !eos_energy_admissible(&hp->eos, f->e[c]))
+        if (!failed && !eos_energy_admissible(hydro_eos(hp, f, c), f->e[c]))
             failed = HYDRO_FAIL(err, c, "the remap made the internal energy negative");
     }
     struct hydro_error later; /* after a failure, the first one stays the one reported */

@@ -35,7 +35,7 @@ bad_deck() {
     ok $? "bad input ($name): exit 2 and once: $want"
     [ $rc -eq 2 ] && [ "$n" -eq 1 ] || diag "exit $rc; stderr: $(cat "$tmp/err")"
 }
-bad_deck section '[mesh]\nnx = 4\n[meshh]\n' "$tmp/section.ini:3: unknown section [meshh] (known: mesh, case, physics, parallel, loadbalance, output, run)"
+bad_deck section '[mesh]\nnx = 4\n[meshh]\n' "$tmp/section.ini:3: unknown section [meshh] (known: mesh, case, physics, materials, parallel, loadbalance, output, run)"
 bad_deck key '[mesh]\nnxx = 4\n' "$tmp/key.ini:2: unknown key 'nxx' in section [mesh] (known: kind, dim, nx, ny, nz, x0, y0, z0, lx, ly, lz, perturb, seed, file)"
 bad_deck type '[run]\nmax_cycles = ten\n' "$tmp/type.ini:2: run.max_cycles: 'ten' is not an integer"
 bad_deck range '\n[parallel]\nghost_layers = 0\n' "$tmp/range.ini:3: parallel.ghost_layers: 0 is out of range [1, 3]"

@@ -1,42 +1,59 @@
-/* Exact solutions used to verify hydro: Riemann problem (Sod), Noh, Sedov (header-only, pure). */
+/* Exact solutions used to verify hydro: Riemann problem (two stiffened gases), Noh, Sedov
+ * (header-only, pure). */
 #ifndef HYDRO_EXACT_H
 #define HYDRO_EXACT_H
 
 #include <math.h>
 
-/* ---- exact Riemann solver for the perfect gas (Toro, ch. 4): two-rarefaction guess,
- * Newton on the pressure function, then sampling at s = (x - x0) / t. ---- */
+/* ---- exact Riemann solver for two stiffened gases (Toro, ch. 4, with p + p_inf in place of
+ * p on each side: the pressure is continuous across the contact, p + p_inf is not): Newton
+ * on the pressure function, then sampling at s = (x - x0) / t. A perfect gas has p_inf 0. ---- */
 struct riemann_state {
     double rho, u, p;
 };
+struct riemann_gas {
+    double gamma, p_inf;
+};
 
-static inline double riemann_f(double p, const struct riemann_state *k, double g, double *df)
+/* Side k's velocity jump function at star pressure p and its derivative. */
+static inline double riemann_f(double p, const struct riemann_state *k, const struct riemann_gas *q, double *df)
 {
-    double c = sqrt(g * k->p / k->rho);
-    if (p > k->p) { /* shock */
-        double A = 2.0 / ((g + 1.0) * k->rho), B = (g - 1.0) / (g + 1.0) * k->p;
-        double s = sqrt(A / (p + B));
-        *df = s * (1.0 - 0.5 * (p - k->p) / (B + p));
-        return (p - k->p) * s;
+    double g = q->gamma, P = p + q->p_inf, Pk = k->p + q->p_inf, c = sqrt(g * Pk / k->rho);
+    if (P > Pk) { /* shock */
+        double A = 2.0 / ((g + 1.0) * k->rho), B = (g - 1.0) / (g + 1.0) * Pk;
+        double s = sqrt(A / (P + B));
+        *df = s * (1.0 - 0.5 * (P - Pk) / (B + P));
+        return (P - Pk) * s;
     }
-    double r = pow(p / k->p, (g - 1.0) / (2.0 * g)); /* rarefaction */
-    *df = 1.0 / (k->rho * c) * pow(p / k->p, -(g + 1.0) / (2.0 * g));
+    double r = pow(P / Pk, (g - 1.0) / (2.0 * g)); /* rarefaction */
+    *df = 1.0 / (k->rho * c) * pow(P / Pk, -(g + 1.0) / (2.0 * g));
     return 2.0 * c / (g - 1.0) * (r - 1.0);
 }
 
 /* Star-region pressure and velocity. */
-static inline void riemann_star(const struct riemann_state *l, const struct riemann_state *r, double g, double *ps,
-                         double *us)
+static inline void riemann_star2(const struct riemann_state *l, const struct riemann_gas *ql,
+                                 const struct riemann_state *r, const struct riemann_gas *qr, double *ps, double *us)
 {
-    double cl = sqrt(g * l->p / l->rho), cr = sqrt(g * r->p / r->rho), z = (g - 1.0) / (2.0 * g);
-    double p = pow((cl + cr - 0.5 * (g - 1.0) * (r->u - l->u)) / (cl / pow(l->p, z) + cr / pow(r->p, z)), 1.0 / z);
-    for (int it = 0; it < 100; it++) {
+    double floor = -(ql->p_inf < qr->p_inf ? ql->p_inf : qr->p_inf); /* p + p_inf > 0 on both sides */
+    double p;
+    if (ql->gamma == qr->gamma && ql->p_inf == qr->p_inf) { /* the two-rarefaction guess */
+        double g = ql->gamma, z = (g - 1.0) / (2.0 * g), Pl = l->p + ql->p_inf, Pr = r->p + qr->p_inf;
+        double cl = sqrt(g * Pl / l->rho), cr = sqrt(g * Pr / r->rho);
+        p = pow((cl + cr - 0.5 * (g - 1.0) * (r->u - l->u)) / (cl / pow(Pl, z) + cr / pow(Pr, z)), 1.0 / z) - ql->p_inf;
+    } else { /* the primitive-variable guess */
+        double cl = sqrt(ql->gamma * (l->p + ql->p_inf) / l->rho), cr = sqrt(qr->gamma * (r->p + qr->p_inf) / r->rho);
+        p = 0.5 * (l->p + r->p) - 0.125 * (r->u - l->u) * (l->rho + r->rho) * (cl + cr);
+    }
+    double tiny = 1e-14 * (fabs(floor) > 1.0 ? fabs(floor) : 1.0);
+    if (p < floor + tiny)
+        p = floor + tiny;
+    for (int it = 0; it < 200; it++) {
         double dfl, dfr;
-        double f = riemann_f(p, l, g, &dfl) + riemann_f(p, r, g, &dfr) + (r->u - l->u);
+        double f = riemann_f(p, l, ql, &dfl) + riemann_f(p, r, qr, &dfr) + (r->u - l->u);
         double np = p - f / (dfl + dfr);
-        if (np < 1e-14)
-            np = 1e-14;
-        if (fabs(np - p) < 1e-15 * (np + p)) {
+        if (np < floor + tiny)
+            np = 0.5 * (p + floor); /* halve the distance to the floor rather than cross it */
+        if (fabs(np - p) < 1e-15 * (fabs(np) + fabs(p) + fabs(floor))) {
             p = np;
             break;
         }
@@ -44,48 +61,54 @@ static inline void riemann_star(const struct riemann_state *l, const struct riem
     }
     double dfl, dfr;
     *ps = p;
-    *us = 0.5 * (l->u + r->u) + 0.5 * (riemann_f(p, r, g, &dfr) - riemann_f(p, l, g, &dfl));
+    *us = 0.5 * (l->u + r->u) + 0.5 * (riemann_f(p, r, qr, &dfr) - riemann_f(p, l, ql, &dfl));
 }
 
-/* State at x - x0 = s t. */
-static inline struct riemann_state riemann_sample(const struct riemann_state *l, const struct riemann_state *r, double g,
-                                           double s)
+/* One side's state at speed s, star pressure ps and velocity us; sign +1 on the left, -1 on the
+ * right (the right side is the left one mirrored: u -> -u, s -> -s). */
+static inline struct riemann_state riemann_side(const struct riemann_state *k, const struct riemann_gas *q, double ps,
+                                                double us, double s, double sign)
+{
+    double g = q->gamma, pi = q->p_inf, P = ps + pi, Pk = k->p + pi, gm = (g - 1.0) / (g + 1.0);
+    double u = sign * k->u, w = sign * s, ustar = sign * us, c = sqrt(g * Pk / k->rho);
+    if (P > Pk) { /* shock moving away from the contact */
+        double S = u - c * sqrt((g + 1.0) / (2.0 * g) * P / Pk + (g - 1.0) / (2.0 * g));
+        if (w <= S)
+            return *k;
+        return (struct riemann_state){k->rho * (P / Pk + gm) / (gm * P / Pk + 1.0), us, ps};
+    }
+    double cs = c * pow(P / Pk, (g - 1.0) / (2.0 * g));
+    if (w <= u - c)
+        return *k;
+    if (w >= ustar - cs)
+        return (struct riemann_state){k->rho * pow(P / Pk, 1.0 / g), us, ps};
+    double cf = 2.0 / (g + 1.0) * (c + 0.5 * (g - 1.0) * (u - w)); /* inside the fan */
+    double rho = k->rho * pow(cf / c, 2.0 / (g - 1.0));
+    return (struct riemann_state){rho, sign * 2.0 / (g + 1.0) * (c + 0.5 * (g - 1.0) * u + w),
+                                  Pk * pow(cf / c, 2.0 * g / (g - 1.0)) - pi};
+}
+
+/* State at x - x0 = s t, each side its own gas. */
+static inline struct riemann_state riemann_sample2(const struct riemann_state *l, const struct riemann_gas *ql,
+                                                   const struct riemann_state *r, const struct riemann_gas *qr, double s)
 {
     double ps, us;
-    riemann_star(l, r, g, &ps, &us);
-    double gm = (g - 1.0) / (g + 1.0);
-    if (s <= us) { /* left of the contact */
-        double cl = sqrt(g * l->p / l->rho);
-        if (ps > l->p) {
-            double sl = l->u - cl * sqrt((g + 1.0) / (2.0 * g) * ps / l->p + (g - 1.0) / (2.0 * g));
-            if (s <= sl)
-                return *l;
-            return (struct riemann_state){l->rho * (ps / l->p + gm) / (gm * ps / l->p + 1.0), us, ps};
-        }
-        double csl = cl * pow(ps / l->p, (g - 1.0) / (2.0 * g));
-        if (s <= l->u - cl)
-            return *l;
-        if (s >= us - csl)
-            return (struct riemann_state){l->rho * pow(ps / l->p, 1.0 / g), us, ps};
-        double c = 2.0 / (g + 1.0) * (cl + 0.5 * (g - 1.0) * (l->u - s));
-        double rho = l->rho * pow(c / cl, 2.0 / (g - 1.0));
-        return (struct riemann_state){rho, 2.0 / (g + 1.0) * (cl + 0.5 * (g - 1.0) * l->u + s), l->p * pow(c / cl, 2.0 * g / (g - 1.0))};
-    }
-    double cr = sqrt(g * r->p / r->rho);
-    if (ps > r->p) {
-        double sr = r->u + cr * sqrt((g + 1.0) / (2.0 * g) * ps / r->p + (g - 1.0) / (2.0 * g));
-        if (s >= sr)
-            return *r;
-        return (struct riemann_state){r->rho * (ps / r->p + gm) / (gm * ps / r->p + 1.0), us, ps};
-    }
-    double csr = cr * pow(ps / r->p, (g - 1.0) / (2.0 * g));
-    if (s >= r->u + cr)
-        return *r;
-    if (s <= us + csr)
-        return (struct riemann_state){r->rho * pow(ps / r->p, 1.0 / g), us, ps};
-    double c = 2.0 / (g + 1.0) * (cr - 0.5 * (g - 1.0) * (r->u - s));
-    double rho = r->rho * pow(c / cr, 2.0 / (g - 1.0));
-    return (struct riemann_state){rho, 2.0 / (g + 1.0) * (-cr + 0.5 * (g - 1.0) * r->u + s), r->p * pow(c / cr, 2.0 * g / (g - 1.0))};
+    riemann_star2(l, ql, r, qr, &ps, &us);
+    return s <= us ? riemann_side(l, ql, ps, us, s, 1.0) : riemann_side(r, qr, ps, us, s, -1.0);
+}
+
+/* The same perfect gas of ratio g on both sides. */
+static inline void riemann_star(const struct riemann_state *l, const struct riemann_state *r, double g, double *ps,
+                                double *us)
+{
+    struct riemann_gas q = {g, 0.0};
+    riemann_star2(l, &q, r, &q, ps, us);
+}
+static inline struct riemann_state riemann_sample(const struct riemann_state *l, const struct riemann_state *r, double g,
+                                                  double s)
+{
+    struct riemann_gas q = {g, 0.0};
+    return riemann_sample2(l, &q, r, &q, s);
 }
 
 /* ---- Noh (gamma, unit inward speed, cold gas of density 1): shock at r = (gamma - 1) t / 2;

@@ -4,7 +4,9 @@
  *        verify DUMP sedov          -> peak_r=<radius of the peak averaged density> peak=<its value>
  *        verify DUMP arc            -> arc=<largest |r - 1| of the boundary nodes off the axes (2D)>
  *        verify DUMP spread AXIS    -> spread=<largest density difference at equal coordinate AXIS>
- *        verify DUMP totals         -> mass=<total mass> rho_min=<smallest density> rho_max=<largest> */
+ *        verify DUMP totals         -> mass=<total mass> rho_min=<smallest density> rho_max=<largest>
+ *        verify DUMP water_air      -> l1=<L1 density error over the tube / 1000> contact=<interface x>
+ *                                      exact_contact=<x of the exact contact> dx=<initial cell size> */
 #include <hdf5.h>
 #include <math.h>
 #include <stdio.h>
@@ -109,6 +111,24 @@ int main(int argc, char **argv)
             vsum += vol[c];
         }
         printf("l1=%.6e time=%.6g cells=%llu\n", err / vsum, t, (unsigned long long)nc);
+    } else if (!strcmp(argv[2], "water_air")) {
+        /* Saurel & Abgrall's tube: water (stiffened gas 4.4, 6e8 Pa) left of 0.7, air beyond; the
+         * interface is the right end of the material-0 cells (/cells/material) */
+        const struct riemann_state wl = {1000, 0, 1e9}, ar = {50, 0, 1e5};
+        const struct riemann_gas qw = {4.4, 6e8}, qa = {1.4, 0};
+        double *mat = read_all(f, "/cells/material", &nc, &one, H5T_NATIVE_DOUBLE);
+        double ps, us, err = 0, vsum = 0, contact = -INFINITY;
+        riemann_star2(&wl, &qw, &ar, &qa, &ps, &us);
+        for (hsize_t c = 0; c < nc; c++) {
+            struct riemann_state s = riemann_sample2(&wl, &qw, &ar, &qa, (ctr[c][0] - 0.7) / t);
+            err += fabs(rho[c] - s.rho) * vol[c];
+            vsum += vol[c];
+            for (hsize_t k = 0; k < nv && mat[c] == 0; k++)
+                contact = fmax(contact, xyz[3 * cn[c * nv + k]]);
+        }
+        printf("l1=%.6e contact=%.6f exact_contact=%.6f time=%.6g cells=%llu\n", err / vsum / 1000.0, contact,
+               0.7 + us * t, t, (unsigned long long)nc);
+        free(mat);
     } else if (!strcmp(argv[2], "noh") || !strcmp(argv[2], "sedov")) {
         /* radially binned density, bins of width dr */
         int nb = 200;

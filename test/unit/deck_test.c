@@ -68,7 +68,7 @@ int main(void)
 
     /* structure */
     expect_deck("nx = 3\n", "d.ini:1: key 'nx' outside any section", "key outside any section");
-    expect_deck("[mesh]\nnx = 3\n[physic]\ncfl = 1\n", "d.ini:3: unknown section [physic] (known: mesh, case, physics, parallel, "
+    expect_deck("[mesh]\nnx = 3\n[physic]\ncfl = 1\n", "d.ini:3: unknown section [physic] (known: mesh, case, physics, materials, parallel, "
                 "loadbalance, output, run)", "unknown section");
     expect_deck("[mesh]\nnxx = 3\n", "d.ini:2: unknown key 'nxx' in section [mesh] (known: kind, dim, nx, ny, nz, x0, "
                 "y0, z0, lx, ly, lz, perturb, seed, file)", "unknown key");
