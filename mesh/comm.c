@@ -157,6 +157,8 @@ void reduction_start(MPI_Comm comm, struct reduction *r, const double *v, int n,
 {
     if (r->active)
         reduction_finish(r);
+    if (n < 1 || n > REDUCTION_MAX)
+        hydro_fatal(comm, EXIT_RUNTIME, "internal error: a reduction of %d values (at most %d)", n, REDUCTION_MAX);
     r->n = n;
     memcpy(r->in, v, (size_t)n * sizeof *v);
 #ifdef HYDRO_SMPI

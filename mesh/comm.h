@@ -42,10 +42,11 @@ void comm_stats(MPI_Comm comm, const double *values, int n, struct stats *out);
 /* A reduction started now and completed when its result is needed (MPI_Iallreduce).
  * The SMPI build (HYDRO_SMPI) reduces with a blocking MPI_Allreduce in reduction_finish:
  * SimGrid simulates MPI_Iallreduce far more slowly than MPI_Allreduce. */
+enum { REDUCTION_MAX = 20 }; /* values one reduction carries at most */
 struct reduction {
     MPI_Request req;
     int n, active;
-    double in[4], out[4];
+    double in[REDUCTION_MAX], out[REDUCTION_MAX];
 #ifdef HYDRO_SMPI
     MPI_Comm comm;
     int is_min;

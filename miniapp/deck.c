@@ -160,6 +160,9 @@ const struct deck_key deck_keys[] = {
      "name", OFF(mat_gamma_text)},
     {"materials", "p_inf", KEY_STRING, "", 0, 0, NULL, "each material's p_inf (pressure, >= 0; 0 for a perfect gas), "
      "one per name; empty: 0 for every material", OFF(mat_pinf_text)},
+    {"materials", "threshold", KEY_DOUBLE, "1e-10", 0, 0.5, NULL,
+     "a material whose volume fraction in a cell falls below this leaves the cell (its mass is counted as removed, "
+     "as MaHyCo's 1e-10)", OFF(mat_threshold)},
 
     {"parallel", "partitioner", KEY_ENUM, "metis", 0, 0, partitioners,
      "metis: METIS k-way on the cell dual graph (rank 0); block: geometric blocks of a cartesian mesh",
@@ -770,9 +773,7 @@ static void validate(struct parse_ctx *c)
     if (cfg->mesh_kind == MESH_GMSH)
         gmsh_file(c);
     materials(c);
-    if (cfg->nmat > 1 && cfg->remap == REMAP_EULER)
-        fail_at(c, "physics", "remap", "euler with %d materials needs mixed cells, which hydro does not build yet: "
-                "use physics.remap = none (each cell keeps its material)", cfg->nmat);
+
     if (cfg->case_name != CASE_SYNC_ONLY && cfg->remap == REMAP_EULER && cfg->ghost_layers < 2)
         fail_at(c, "parallel", "ghost_layers", "the Euler remap needs at least 2 ghost layers (its fluxes use the "
                 "neighbours' slopes)");

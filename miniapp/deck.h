@@ -69,6 +69,7 @@ struct config {
     char mat_gamma_text[DECK_STRING_MAX], mat_pinf_text[DECK_STRING_MAX];
     int nmat;
     struct material_decl mat[HYDRO_MAT_MAX];
+    double mat_threshold; /* a material whose volume fraction falls below this leaves the cell */
     /* [parallel] */
     int partitioner;
     long ghost_layers;

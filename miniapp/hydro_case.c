@@ -167,6 +167,9 @@ static void *hydro_create(struct run *run)
     hydro_params_from_deck(run, &s->h.hp, &s->cp);
     s->pattern = run->cfg.sync_pattern;
     s->h.split = run->cfg.remap_split;
+    s->totals.nmat = s->h.hp.nmat;
+    for (int k = 0; k < run->cfg.nmat; k++)
+        snprintf(s->totals.names[k], sizeof s->totals.names[k], "%s", run->cfg.mat[k].name);
     hydro_fields_register(&run->reg, s->h.hp.remap, s->h.hp.nmat, run->mesh->node_xyz, s->id);
     init_kernels(s, run);
     sync_book_init(&s->book, SP_COUNT);

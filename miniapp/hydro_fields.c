@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "materials.h"
 
 /* Where a field's values live. */
 enum storage {
@@ -25,59 +26,69 @@ static const struct {
     unsigned flags;
     const char *unit;
     enum storage storage;
-    int column; /* S_PHI, S_GRAD: the first column in the remap's values */
+    int column;  /* S_PHI, S_GRAD: the first column in the remap's values */
+    int per_mat; /* ncomp per material, registered with more than one material only */
 } fields[F_COUNT] = {
-    [F_RHO] = {"density", VAR_CELL, 1, SMD, "mass/length^3", S_OWNED, 0},
-    [F_E] = {"internal_energy", VAR_CELL, 1, SMD, "energy/mass", S_OWNED, 0},
-    [F_P] = {"pressure", VAR_CELL, 1, SMD, "pressure", S_OWNED, 0},
-    [F_C] = {"sound_speed", VAR_CELL, 1, SMD, "length/time", S_OWNED, 0},
-    [F_Q] = {"viscosity", VAR_CELL, 1, SMD | VAR_SHOCK, "pressure", S_OWNED, 0},
-    [F_VOL] = {"volume", VAR_CELL, 1, SMD, "length^dim", S_OWNED, 0},
-    [F_MASS] = {"mass", VAR_CELL, 1, SMD, "mass", S_OWNED, 0},
-    [F_LEN] = {"length", VAR_CELL, 1, VAR_SYNC | VAR_MIGRATE, "length", S_OWNED, 0},
-    [F_RHO0] = {"density_n", VAR_CELL, 1, 0, "mass/length^3", S_ARENA, 0},
-    [F_E0] = {"internal_energy_n", VAR_CELL, 1, 0, "energy/mass", S_ARENA, 0},
-    [F_P0] = {"pressure_n", VAR_CELL, 1, 0, "pressure", S_ARENA, 0},
-    [F_X] = {"position", VAR_NODE, 3, VAR_SYNC, "length", S_MESH, 0},
-    [F_V] = {"velocity", VAR_NODE, 3, SMD, "length/time", S_OWNED, 0},
-    [F_NMASS] = {"mass", VAR_NODE, 1, SMD, "mass", S_OWNED, 0},
-    [F_FORCE] = {"force", VAR_NODE, 3, 0, "mass length/time^2", S_ARENA, 0},
-    [F_XINIT] = {"initial_position", VAR_NODE, 3, VAR_SYNC | VAR_MIGRATE, "length", S_OWNED, 0},
-    [F_MAT] = {"material", VAR_CELL, 1, SMD, "index in materials.names", S_OWNED, 0},
-    [F_UNEW] = {"remap_velocity", VAR_CELL, 3, VAR_SYNC, "length/time", S_REMAP, 0},
-    [F_KNEW] = {"remap_kinetic", VAR_CELL, 1, VAR_SYNC, "energy/mass", S_REMAP, 0},
-    [F_PHI_RHO] = {"remap_density", VAR_CELL, 1, VAR_SYNC, "mass/length^3", S_PHI, 0},
-    [F_PHI_E] = {"remap_internal_energy", VAR_CELL, 1, VAR_SYNC, "energy/mass", S_PHI, 1},
-    [F_PHI_K] = {"remap_kinetic_energy", VAR_CELL, 1, VAR_SYNC, "energy/mass", S_PHI, 2},
-    [F_PHI_U] = {"remap_mean_velocity", VAR_CELL, 3, VAR_SYNC, "length/time", S_PHI, 3},
-    [F_GRAD_RHO] = {"slope_density", VAR_CELL, 3, VAR_SYNC, "", S_GRAD, 0},
-    [F_GRAD_E] = {"slope_internal_energy", VAR_CELL, 3, VAR_SYNC, "", S_GRAD, 1},
-    [F_GRAD_K] = {"slope_kinetic_energy", VAR_CELL, 3, VAR_SYNC, "", S_GRAD, 2},
-    [F_GRAD_U] = {"slope_mean_velocity", VAR_CELL, 9, VAR_SYNC, "", S_GRAD, 3},
+    [F_RHO] = {"density", VAR_CELL, 1, SMD, "mass/length^3", S_OWNED, 0, 0},
+    [F_E] = {"internal_energy", VAR_CELL, 1, SMD, "energy/mass", S_OWNED, 0, 0},
+    [F_P] = {"pressure", VAR_CELL, 1, SMD, "pressure", S_OWNED, 0, 0},
+    [F_C] = {"sound_speed", VAR_CELL, 1, SMD, "length/time", S_OWNED, 0, 0},
+    [F_Q] = {"viscosity", VAR_CELL, 1, SMD | VAR_SHOCK, "pressure", S_OWNED, 0, 0},
+    [F_VOL] = {"volume", VAR_CELL, 1, SMD, "length^dim", S_OWNED, 0, 0},
+    [F_MASS] = {"mass", VAR_CELL, 1, SMD, "mass", S_OWNED, 0, 0},
+    [F_LEN] = {"length", VAR_CELL, 1, VAR_SYNC | VAR_MIGRATE, "length", S_OWNED, 0, 0},
+    [F_RHO0] = {"density_n", VAR_CELL, 1, 0, "mass/length^3", S_ARENA, 0, 0},
+    [F_E0] = {"internal_energy_n", VAR_CELL, 1, 0, "energy/mass", S_ARENA, 0, 0},
+    [F_P0] = {"pressure_n", VAR_CELL, 1, 0, "pressure", S_ARENA, 0, 0},
+    [F_X] = {"position", VAR_NODE, 3, VAR_SYNC, "length", S_MESH, 0, 0},
+    [F_V] = {"velocity", VAR_NODE, 3, SMD, "length/time", S_OWNED, 0, 0},
+    [F_NMASS] = {"mass", VAR_NODE, 1, SMD, "mass", S_OWNED, 0, 0},
+    [F_FORCE] = {"force", VAR_NODE, 3, 0, "mass length/time^2", S_ARENA, 0, 0},
+    [F_XINIT] = {"initial_position", VAR_NODE, 3, VAR_SYNC | VAR_MIGRATE, "length", S_OWNED, 0, 0},
+    [F_MFRAC] = {"material_fraction", VAR_CELL, 1, SMD, "volume fraction", S_OWNED, 0, 1},
+    [F_MMASS] = {"material_mass", VAR_CELL, 1, SMD, "mass", S_OWNED, 0, 1},
+    [F_ME] = {"material_internal_energy", VAR_CELL, 1, SMD, "energy/mass", S_OWNED, 0, 1},
+    [F_MP] = {"material_pressure", VAR_CELL, 1, SMD, "pressure", S_OWNED, 0, 1},
+    [F_ME0] = {"material_internal_energy_n", VAR_CELL, 1, 0, "energy/mass", S_ARENA, 0, 1},
+    [F_MP0] = {"material_pressure_n", VAR_CELL, 1, 0, "pressure", S_ARENA, 0, 1},
+    [F_UNEW] = {"remap_velocity", VAR_CELL, 3, VAR_SYNC, "length/time", S_REMAP, 0, 0},
+    [F_KNEW] = {"remap_kinetic", VAR_CELL, 1, VAR_SYNC, "energy/mass", S_REMAP, 0, 0},
+    [F_PHI_RHO] = {"remap_density", VAR_CELL, 1, VAR_SYNC, "mass/length^3", S_PHI, 0, 0},
+    [F_PHI_E] = {"remap_internal_energy", VAR_CELL, 1, VAR_SYNC, "energy/mass", S_PHI, 1, 0},
+    [F_PHI_K] = {"remap_kinetic_energy", VAR_CELL, 1, VAR_SYNC, "energy/mass", S_PHI, 2, 0},
+    [F_PHI_U] = {"remap_mean_velocity", VAR_CELL, 3, VAR_SYNC, "length/time", S_PHI, 3, 0},
+    [F_GRAD_RHO] = {"slope_density", VAR_CELL, 3, VAR_SYNC, "", S_GRAD, 0, 0},
+    [F_GRAD_E] = {"slope_internal_energy", VAR_CELL, 3, VAR_SYNC, "", S_GRAD, 1, 0},
+    [F_GRAD_K] = {"slope_kinetic_energy", VAR_CELL, 3, VAR_SYNC, "", S_GRAD, 2, 0},
+    [F_GRAD_U] = {"slope_mean_velocity", VAR_CELL, 9, VAR_SYNC, "", S_GRAD, 3, 0},
+    [F_PHI_MAT] = {"remap_materials", VAR_CELL, MAT_NPHI, VAR_SYNC, "", S_PHI, REMAP_NPHI, 1},
+    [F_GRAD_MAT] = {"slope_materials", VAR_CELL, 3 * MAT_NPHI, VAR_SYNC, "", S_GRAD, REMAP_NPHI, 1},
 };
 
 static int remap_only(int i) { return fields[i].storage >= S_REMAP; }
+
+static int ncomp_of(int i, int nmat) { return fields[i].ncomp * (fields[i].per_mat ? nmat : 1); }
 
 void hydro_fields_register(struct registry *reg, int remap, int nmat, double *node_xyz, int id[F_COUNT])
 {
     for (int i = 0; i < F_COUNT; i++) {
         id[i] = -1;
-        if ((remap_only(i) && !remap) || (i == F_MAT && nmat < 2))
+        if ((remap_only(i) && !remap) || (fields[i].per_mat && nmat < 2))
             continue;
+        int nc = ncomp_of(i, nmat);
         if (fields[i].storage == S_OWNED)
-            id[i] = registry_add(reg, fields[i].name, fields[i].center, fields[i].ncomp, fields[i].flags,
-                                 fields[i].unit);
+            id[i] = registry_add(reg, fields[i].name, fields[i].center, nc, fields[i].flags, fields[i].unit);
         else /* pointed at its storage by hydro_fields_attach */
-            id[i] = registry_add_external(reg, fields[i].name, fields[i].center, fields[i].ncomp, fields[i].flags,
+            id[i] = registry_add_external(reg, fields[i].name, fields[i].center, nc, fields[i].flags,
                                           fields[i].unit, fields[i].storage == S_MESH ? node_xyz : NULL);
     }
 }
 
 /* Doubles of one field over the mesh's items (at least one item, for empty ranks). */
-static size_t field_doubles(const struct mesh *m, int i)
+static size_t field_doubles(const struct mesh *m, int i, int nmat)
 {
     size_t items = (size_t)(fields[i].center == VAR_CELL ? m->ncells : m->nnodes);
-    return (items ? items : 1) * (size_t)fields[i].ncomp;
+    return (items ? items : 1) * (size_t)ncomp_of(i, nmat);
 }
 
 /* The arena: corner vectors, the level-n copies and the forces live from the start of the
@@ -89,19 +100,19 @@ static void arena_attach(struct hydro *h, struct registry *reg, const int id[F_C
 {
     const struct mesh *m = h->m;
     size_t ncorner = (size_t)(m->ncells ? m->ncells : 1) * m->el->nnodes * 3, lag = ncorner;
-    size_t rem = h->hp.remap ? remap_work_size(m) : 0;
+    size_t rem = h->hp.remap ? remap_work_size(m, h->hp.nmat) : 0;
     for (int i = 0; i < F_COUNT; i++)
-        if (fields[i].storage == S_ARENA)
-            lag += field_doubles(m, i);
+        if (fields[i].storage == S_ARENA && id[i] >= 0)
+            lag += field_doubles(m, i, h->hp.nmat);
     h->narena = lag > rem ? lag : rem;
     h->arena = xmalloc(h->narena * sizeof *h->arena);
     memset(h->arena, 0, h->narena * sizeof *h->arena);
     h->f.corner = h->arena;
     double *next = h->arena + ncorner;
     for (int i = 0; i < F_COUNT; i++)
-        if (fields[i].storage == S_ARENA) {
+        if (fields[i].storage == S_ARENA && id[i] >= 0) {
             registry_set_external(reg, id[i], next);
-            next += field_doubles(m, i);
+            next += field_doubles(m, i, h->hp.nmat);
         }
 }
 
@@ -109,14 +120,17 @@ static void arena_attach(struct hydro *h, struct registry *reg, const int id[F_C
  * variable at a time): views of the interleaved [cell][rho e k u] and [cell][rho e k u][3]. */
 static void remap_attach(struct hydro *h, struct registry *reg, const int id[F_COUNT])
 {
-    remap_work_init(&h->rw, h->m, h->arena);
+    remap_work_init(&h->rw, h->m, h->arena, h->hp.nmat);
     registry_set_external(reg, id[F_UNEW], h->rw.unew);
     registry_set_external(reg, id[F_KNEW], h->rw.knew);
+    const int nphi = h->rw.nphi;
     for (int i = 0; i < F_COUNT; i++)
-        if (fields[i].storage == S_PHI)
-            registry_set_view(reg, id[i], h->rw.phi + fields[i].column, REMAP_NPHI);
+        if (id[i] < 0)
+            continue;
+        else if (fields[i].storage == S_PHI)
+            registry_set_view(reg, id[i], h->rw.phi + fields[i].column, nphi);
         else if (fields[i].storage == S_GRAD)
-            registry_set_view(reg, id[i], h->rw.grad + 3 * fields[i].column, REMAP_NPHI * 3);
+            registry_set_view(reg, id[i], h->rw.grad + 3 * fields[i].column, nphi * 3);
 }
 
 void hydro_fields_attach(struct hydro *h, struct registry *reg, const int id[F_COUNT])
@@ -128,8 +142,9 @@ void hydro_fields_attach(struct hydro *h, struct registry *reg, const int id[F_C
                              [F_Q] = &f->q,     [F_VOL] = &f->vol, [F_MASS] = &f->mass,   [F_LEN] = &f->len,
                              [F_RHO0] = &f->rho0, [F_E0] = &f->e0, [F_P0] = &f->p0,       [F_X] = &f->x,
                              [F_V] = &f->v,     [F_NMASS] = &f->nmass, [F_FORCE] = &f->force, [F_XINIT] = &f->x_init,
-                             [F_MAT] = &f->mat};
-    f->mat = NULL;
+                             [F_MFRAC] = &f->mfrac, [F_MMASS] = &f->mmass, [F_ME] = &f->me, [F_MP] = &f->mp,
+                             [F_ME0] = &f->me0, [F_MP0] = &f->mp0};
+    f->mfrac = f->mmass = f->me = f->mp = f->me0 = f->mp0 = NULL;
     for (int i = 0; i < F_COUNT; i++)
         if (ptr[i] && id[i] >= 0)
             *ptr[i] = reg->v[id[i]].data;

@@ -30,6 +30,7 @@ void hydro_params_from_deck(struct run *run, struct hydro_params *hp, struct cas
     const struct config *cfg = &run->cfg;
     *hp = (struct hydro_params){
         .nmat = cfg->nmat,
+        .threshold = cfg->mat_threshold,
         .cfl = cfg->cfl,
         .q1 = cfg->q1,
         .dt_init = cfg->dt_init,

@@ -19,15 +19,39 @@ static void wait_totals(struct totals_report *t, struct run *run)
     timers_stop(&run->tm, TIMER_REDUCE);
 }
 
+static void start_totals(struct totals_report *t, struct run *run, const struct hydro *h)
+{
+    double v[REDUCTION_MAX];
+    hydro_totals(h, v);
+    reduction_start(run->comm, &t->red, v, hydro_totals_count(h), 0);
+}
+
 void hydro_totals_initial(struct totals_report *t, struct run *run, const struct hydro *h)
 {
-    double v[2];
-    hydro_totals(h, v);
-    reduction_start(run->comm, &t->red, v, 2, 0);
+    start_totals(t, run, h);
     wait_totals(t, run);
     t->mass0 = t->red.out[0];
     t->energy0 = t->red.out[1];
+    for (int k = 0; k < t->nmat && t->nmat > 1; k++)
+        t->mat0[k] = t->red.out[2 + k];
     t->cycle = -1;
+}
+
+/* Each material's mass, its drift from t = 0 with what the threshold removed added back (the
+ * conservation check), and what was removed. */
+static void print_materials(const struct totals_report *t, struct run *run)
+{
+    char line[1024] = "";
+    for (int k = 0; k < t->nmat; k++) {
+        double mk = t->red.out[2 + k], gone = t->red.out[2 + t->nmat + k];
+        size_t len = strlen(line);
+        if (t->mat0[k] > 0)
+            snprintf(line + len, sizeof line - len, "%s%s %.12e (drift %+.3e, removed %.3e)", k ? "; " : "",
+                     t->names[k], mk, (mk + gone - t->mat0[k]) / t->mat0[k], gone);
+        else
+            snprintf(line + len, sizeof line - len, "%s%s %.12e (removed %.3e)", k ? "; " : "", t->names[k], mk, gone);
+    }
+    listing_printf(run->lst, "Hydro", "Materials at cycle %ld: %s", t->cycle, line);
 }
 
 static void print_totals(struct totals_report *t, struct run *run)
@@ -37,6 +61,8 @@ static void print_totals(struct totals_report *t, struct run *run)
     listing_printf(run->lst, "Hydro", "Totals at cycle %ld, time %.6e: mass %.12e (drift %+.3e), energy %.12e "
                    "(drift %+.3e)", t->cycle, t->time, mass, (mass - t->mass0) / t->mass0, energy,
                    (energy - t->energy0) / fabs(t->energy0));
+    if (t->nmat > 1)
+        print_materials(t, run);
     t->cycle = -1;
 }
 
@@ -48,9 +74,7 @@ void hydro_totals_listing(struct totals_report *t, struct run *run, const struct
     }
     if (t->cycle >= 0) /* started at the previous listing line */
         print_totals(t, run);
-    double v[2];
-    hydro_totals(h, v);
-    reduction_start(run->comm, &t->red, v, 2, 0);
+    start_totals(t, run, h);
     t->cycle = run->cycle;
     t->time = run->time;
     if (final)

@@ -15,6 +15,9 @@ struct totals_report {
     long cycle;
     double time;
     double mass0, energy0; /* at t = 0: the drift's reference */
+    int nmat;              /* > 1: each material's mass is reported too */
+    double mat0[HYDRO_MAT_MAX]; /* each material's mass at t = 0 (0 after a restart: no drift shown) */
+    char names[HYDRO_MAT_MAX][32];
 };
 
 /* The totals at t = 0 (collective, blocking). */

@@ -59,15 +59,17 @@ static void cube_block(int64_t cells, int dim, int nranks, int layers, int64_t *
     *ghosts = nranks > 1 ? (int64_t)fmin(all - own, (double)cells - own) : 0;
 }
 
-/* Deck variables each local cell carries (bytes): sync_only's, the padding, the cells' material
- * when there are several, and what a migration holds at once (send and receive buffers, the
- * new arrays beside the old). */
+/* Deck variables each local cell carries (bytes): sync_only's, the materials' when there are
+ * several, the padding, and what a migration holds at once (send and receive buffers, the new
+ * arrays beside the old). */
 static double carried_bytes(const struct config *cfg)
 {
     double vars = 0;
     if (cfg->case_name == CASE_SYNC_ONLY)
         vars = 8.0 * (double)cfg->components * (double)(cfg->cell_vars + cfg->node_vars);
-    double pad = 8.0 * (double)(cfg->extra_cell_vars + cfg->extra_cell_array + (cfg->nmat > 1)); /* + material */
+    if (cfg->nmat > 1) /* per material: 4 stored doubles, 12 of the remap's scratch (the level-n 2 share it) */
+        vars = 8.0 * 16.0 * (double)cfg->nmat;
+    double pad = 8.0 * (double)(cfg->extra_cell_vars + cfg->extra_cell_array);
     if (cfg->lb_period > 0) {
         double moved = cfg->lb_mode == LB_SHUFFLE ? cfg->shuffle_fraction : 1.0;
         pad *= 2.0 + 2.0 * moved;

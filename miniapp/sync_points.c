@@ -5,7 +5,7 @@
 #include "deck.h"
 #include "run.h"
 
-enum { MAX_GROUPS = 5, MAX_FIELDS = 9 };
+enum { MAX_GROUPS = 5, MAX_FIELDS = 12 };
 
 struct group_def {
     int n;
@@ -32,9 +32,11 @@ struct pattern {
 #define EACH(n, ...) {0, n, {__VA_ARGS__}}
 #define TOGETHER(n, ...) {1, n, {__VA_ARGS__}}
 /* every field the cycle reads on ghosts, for the initial state and after a restart */
-#define INIT EACH(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN, F_MAT), GROUP(F_X, F_V, F_NMASS))
-/* MaHyCo's level-n values, each synchronised on its own */
-#define SAVED EACH(5, GROUP(F_Q), GROUP(F_RHO), GROUP(F_E), GROUP(F_VOL), GROUP(F_P))
+#define MATERIALS F_MFRAC, F_MMASS, F_ME, F_MP /* left out when there is one material */
+#define INIT EACH(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN, MATERIALS), GROUP(F_X, F_V, F_NMASS))
+/* MaHyCo's level-n values, each synchronised on its own, with the materials' (MaHyCo's are
+ * material variables: the cell's value and each material's) */
+#define SAVED EACH(5, GROUP(F_Q), GROUP(F_RHO, F_MMASS), GROUP(F_E, F_ME), GROUP(F_VOL, F_MFRAC), GROUP(F_P, F_MP))
 /* the remap's kernels outside the Lagrange phase: the same in both patterns */
 #define REMAP_DEPTHS [K_R_TARGETS] = D_ALL, [K_R_CELLS] = 1, [K_R_NODES] = 1, [K_R_FINISH] = 1, [K_R_MOVE] = D_ALL
 
@@ -47,8 +49,9 @@ static const struct pattern patterns[] = {
          [SP_SAVE] = SAVED,
          [SP_VELOCITY] = EACH(1, GROUP(F_V)),
          [SP_POSITION] = EACH(1, GROUP(F_X)),
-         [SP_REMAP_VALUES] = EACH(4, GROUP(F_PHI_RHO), GROUP(F_PHI_E), GROUP(F_PHI_K), GROUP(F_PHI_U)),
-         [SP_REMAP_SLOPES] = EACH(4, GROUP(F_GRAD_RHO), GROUP(F_GRAD_E), GROUP(F_GRAD_K), GROUP(F_GRAD_U)),
+         /* the materials' partial volumes, masses and energies travel with the density */
+         [SP_REMAP_VALUES] = EACH(4, GROUP(F_PHI_RHO, F_PHI_MAT), GROUP(F_PHI_E), GROUP(F_PHI_K), GROUP(F_PHI_U)),
+         [SP_REMAP_SLOPES] = EACH(4, GROUP(F_GRAD_RHO, F_GRAD_MAT), GROUP(F_GRAD_E), GROUP(F_GRAD_K), GROUP(F_GRAD_U)),
          [SP_REMAP_CELLS] = EACH(4, GROUP(F_MASS), GROUP(F_UNEW), GROUP(F_E), GROUP(F_KNEW)),
          [SP_REMAP_NODES] = EACH(1, GROUP(F_V)),
          [SP_STEP_END] = SAVED, /* MaHyCo synchronises its cell variables again after each direction */
@@ -62,9 +65,9 @@ static const struct pattern patterns[] = {
         "minimal",
         {[SP_INIT] = INIT,
          [SP_REMAP_CELLS] = EACH(1, GROUP(F_MASS, F_UNEW, F_E, F_KNEW)),
-         [SP_STEP_BETWEEN] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_MASS), GROUP(F_V, F_NMASS)),
-         [SP_END_LAGRANGE] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q), GROUP(F_X, F_V)),
-         [SP_END_REMAP] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_MASS), GROUP(F_V, F_NMASS))},
+         [SP_STEP_BETWEEN] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_MASS, MATERIALS), GROUP(F_V, F_NMASS)),
+         [SP_END_LAGRANGE] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, MATERIALS), GROUP(F_X, F_V)),
+         [SP_END_REMAP] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_MASS, MATERIALS), GROUP(F_V, F_NMASS))},
         {[K_SAVE] = D_INNER, [K_GEOMETRY] = D_ALL, [K_FORCES] = D_INNER, [K_VELOCITY] = D_INNER,
          [K_POSITIONS] = D_INNER, [K_CELLS] = D_INNER, [K_DT] = 1, [K_R_VALUES] = 3, [K_R_SWEPT] = 2,
          [K_R_GRADIENTS] = 2, [K_R_LIMIT] = 2, REMAP_DEPTHS},
@@ -99,7 +102,8 @@ void sync_points_record(struct sync_book *b, struct run *run, int pattern, int r
             for (int i = 0; i < d->g[g].n; i++) /* a field this run does not register is left out */
                 if (id[d->g[g].field[i]] >= 0)
                     ids[n++] = id[d->g[g].field[i]];
-            sync_book_group(b, p, run, ids, n);
+            if (n > 0) /* a group of fields this run lacks (the materials') is no synchronisation */
+                sync_book_group(b, p, run, ids, n);
         }
     }
 }

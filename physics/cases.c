@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lagrange.h"
+#include "materials.h"
 
 double sedov_alpha(int dim, double gamma)
 {
@@ -86,10 +87,10 @@ int case_init(const struct case_params *cp, const struct hydro_params *hp, const
         geom_centre(el, (const double(*)[3])xc, centre);
         double p = 0;
         int r = region(cp, centre, &f->rho[c], &p), k = cp->region_mat[r];
-        if (f->mat)
-            f->mat[c] = k;
         f->e[c] = eos_energy(&hp->eos[k], f->rho[c], p);
         f->mass[c] = f->rho[c] * f->vol[c];
+        if (hp->nmat > 1)
+            mat_init_cell(hp->nmat, f, c, k);
         f->len[c] = geom_length(el, (const double(*)[3])xc, f->vol[c], hp->length);
         f->q[c] = 0;
         if (cp->name == HCASE_SEDOV && at_origin)
@@ -102,8 +103,11 @@ int case_init(const struct case_params *cp, const struct hydro_params *hp, const
                 const double *x = f->x + 3 * (size_t)m->cell_nodes[(size_t)c * nv + k];
                 at_origin |= fabs(x[0]) + fabs(x[1]) + fabs(x[2]) < 1e-12;
             }
-            if (at_origin) /* the energy shared by volume: uniform energy density */
+            if (at_origin) { /* the energy shared by volume: uniform energy density */
                 f->e[c] += cp->sedov_energy * (f->vol[c] / origin_volume) / f->mass[c];
+                if (hp->nmat > 1)
+                    mat_init_cell(hp->nmat, f, c, cp->region_mat[0]);
+            }
         }
     for (int32_t n = 0; n < nn; n++) {
         double *v = f->v + 3 * (size_t)n;

@@ -35,7 +35,7 @@ static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double 
     const int dim = m->el->dim;
     const int32_t *n = h->n;
     ops->phase(ops->ctx, PHASE_LAGRANGE, 1);
-    KERNEL(ops, K_SAVE, lagrange_save(f, n[K_SAVE]));
+    KERNEL(ops, K_SAVE, lagrange_save(h->hp.nmat, f, n[K_SAVE]));
     ops->sync(ops->ctx, SP_SAVE);
     KERNEL(ops, K_GEOMETRY, lagrange_geometry(m, f, n[K_GEOMETRY]));
     if (!h->hp.remap) { /* walls follow the boundary as it moves (with the remap it never does) */
@@ -71,7 +71,7 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
     KERNEL(ops, K_R_GRADIENTS, remap_gradients(m, f, w, n[K_R_GRADIENTS]));
     KERNEL(ops, K_R_LIMIT, remap_limit(m, f, w, h->hp.limiter, n[K_R_LIMIT]));
     ops->sync(ops->ctx, SP_REMAP_SLOPES);
-    KERNEL(ops, K_R_CELLS, remap_cells(m, f, w, n[K_R_CELLS]));
+    KERNEL(ops, K_R_CELLS, remap_cells(m, f, &h->hp, w, n[K_R_CELLS]));
     ops->sync(ops->ctx, SP_REMAP_CELLS);
     KERNEL(ops, K_R_NODES, remap_nodes(m, f, w, &h->walls, n[K_R_NODES]));
     ops->sync(ops->ctx, SP_REMAP_NODES);
@@ -80,6 +80,10 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
     if (failed)
         h->failed = 1;
     KERNEL(ops, K_R_MOVE, remap_move(m, f, w));
+    for (int k = 0; k < h->hp.nmat; k++) { /* what left the cells below the threshold, kept in h */
+        h->removed[k] += w->removed[k];
+        w->removed[k] = 0;
+    }
     ops->sync(ops->ctx, SP_STEP_END);
     if (!last)
         ops->sync(ops->ctx, SP_STEP_BETWEEN);
@@ -112,10 +116,13 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
     ops->reduce_finish(ops->ctx, out);
 }
 
-void hydro_totals(const struct hydro *h, double out[2])
+int hydro_totals_count(const struct hydro *h) { return h->hp.nmat > 1 ? 2 + 2 * h->hp.nmat : 2; }
+
+void hydro_totals(const struct hydro *h, double *out)
 {
     const struct mesh *m = h->m;
     const struct hydro_fields *f = &h->f;
+    const int nm = h->hp.nmat;
     double mass = 0, energy = 0;
     for (int32_t c = 0; c < m->ncells_owned; c++) {
         mass += f->mass[c];
@@ -127,4 +134,13 @@ void hydro_totals(const struct hydro *h, double out[2])
     }
     out[0] = mass;
     out[1] = energy;
+    if (nm < 2)
+        return;
+    for (int k = 0; k < nm; k++) { /* each material's mass, and the mass that left cells */
+        double mk = 0;
+        for (int32_t c = 0; c < m->ncells_owned; c++)
+            mk += f->mmass[(size_t)c * nm + k];
+        out[2 + k] = mk;
+        out[2 + nm + k] = h->removed[k];
+    }
 }

@@ -18,7 +18,8 @@ enum limiter_kind { LIMITER_MINMOD, LIMITER_SUPERBEE, LIMITER_VANLEER, LIMITER_C
 enum dt_control { DT_MAHYCO, DT_MICROHYDRO, DT_COUNT };
 
 struct hydro_params {
-    int nmat;                       /* materials: cells of material k use eos[k] and q2[k] */
+    int nmat;                       /* materials: material k uses eos[k] and q2[k] */
+    double threshold;               /* a material whose volume fraction falls below this leaves the cell */
     struct eos eos[HYDRO_MAT_MAX];
     double cfl;       /* dt = cfl min L / (c + |v|) (MicroHydro's control: cfl min L / c) */
     double q1, q2[HYDRO_MAT_MAX]; /* artificial viscosity: q = rho (-q1 L c div u + q2 L^2 div u^2) in compression */
@@ -34,21 +35,18 @@ struct hydro_params {
 
 /* Field arrays, indexed by local item (mesh numbering). Units: length L, mass M, time T.
  * Cells: rho M/L^3, e (specific internal energy) L^2/T^2, p and q M/(L T^2), c L/T, vol L^3,
- * mass M, len L, mat (material index, exact in a double). Nodes: x L (positions), v L/T (velocity, 3 components), nmass M, force M L/T^2. */
+ * mass M, len L. Nodes: x L (positions), v L/T (velocity, 3 components), nmass M, force M L/T^2. */
 struct hydro_fields {
     double *rho, *e, *p, *c, *q, *vol, *mass, *len;
     double *rho0, *e0, *p0; /* saved at the start of the cycle (level n) */
-    double *mat;            /* the cell's material (an index of hydro_params' eos); NULL: one material */
+    /* materials (hydro_params.nmat > 1; NULL with one): [ncells][nmat], material k of cell c at
+     * c * nmat + k. Volume fraction f_k (0 where k is absent), mass m_k M, specific internal
+     * energy e_k L^2/T^2, pressure p_k; e_k and p_k at level n (arena). See materials.h. */
+    double *mfrac, *mmass, *me, *mp, *me0, *mp0;
     double *x, *v, *nmass, *force;
     double *x_init; /* the initial mesh, where the remap returns */
     double *corner; /* scratch: [ncells][nodes per cell][3] corner vectors */
 };
-
-/* The equation of state of cell c's material. */
-static inline const struct eos *hydro_eos(const struct hydro_params *hp, const struct hydro_fields *f, int32_t c)
-{
-    return &hp->eos[f->mat ? (int)f->mat[c] : 0];
-}
 
 /* Wall boundary conditions: per node, up to 3 orthonormal directions along which the
  * velocity is zero (one per distinct wall direction around the node). */

@@ -6,12 +6,15 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "materials.h"
 
-void lagrange_save(struct hydro_fields *f, int32_t nc)
+void lagrange_save(int nmat, struct hydro_fields *f, int32_t nc)
 {
     memcpy(f->rho0, f->rho, (size_t)nc * sizeof *f->rho);
     memcpy(f->e0, f->e, (size_t)nc * sizeof *f->e);
     memcpy(f->p0, f->p, (size_t)nc * sizeof *f->p);
+    if (nmat > 1)
+        mat_save(nmat, f, nc);
 }
 
 void lagrange_geometry(const struct mesh *m, struct hydro_fields *f, int32_t nc)
@@ -84,7 +87,13 @@ int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t 
 {
     int failed = 0; /* every cell is done: a failure dump holds no stale pressures */
     for (int32_t c = 0; c < nc; c++) {
-        const struct eos *q = hydro_eos(hp, f, c);
+        if (hp->nmat > 1) {
+            if (mat_eos_cell(hp, f, c) && !failed)
+                failed = HYDRO_FAIL(err, c, "a material's equation of state has no sound speed (NaN or negative "
+                                    "pressure)");
+            continue;
+        }
+        const struct eos *q = &hp->eos[0];
         f->p[c] = eos_pressure(q, f->rho[c], f->e[c]);
         f->c[c] = eos_sound_speed(q, f->rho[c], f->p[c]);
         if (!failed && (!isfinite(f->p[c]) || !isfinite(f->c[c])))
@@ -110,15 +119,21 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
         double dtau = 1.0 / rho1 - 1.0 / rho0;
         double tau = 0.5 * (1.0 / rho0 + 1.0 / rho1);
         double divu = dtau / (dt * tau);
-        double q = 0;
-        const int k = f->mat ? (int)f->mat[c] : 0;
-        const struct eos *eos = &hp->eos[k];
-        if (divu < 0) /* compression only */
-            q = (1.0 / tau) * (-hp->q1 * f->len[c] * f->c[c] * divu + hp->q2[k] * f->len[c] * f->len[c] * divu * divu);
-        f->q[c] = q;
-        f->rho[c] = rho1;
         if (ratio && (rho1 - rho0) / rho1 > *ratio)
             *ratio = (rho1 - rho0) / rho1;
+        if (hp->nmat > 1) { /* each material's viscosity and energy, the cell's means */
+            const char *what;
+            f->rho[c] = rho1;
+            if (mat_lagrange_cell(hp, f, c, rho0, rho1, divu, &what))
+                return HYDRO_FAIL(err, c, what);
+            continue;
+        }
+        double q = 0;
+        const struct eos *eos = &hp->eos[0];
+        if (divu < 0) /* compression only */
+            q = (1.0 / tau) * (-hp->q1 * f->len[c] * f->c[c] * divu + hp->q2[0] * f->len[c] * f->len[c] * divu * divu);
+        f->q[c] = q;
+        f->rho[c] = rho1;
         double e1;
         if (eos_energy_update(eos, f->e0[c], f->p0[c], q, rho1, dtau, &e1) < 0)
             return HYDRO_FAIL(err, c, "the energy update's Newton iteration did not converge");

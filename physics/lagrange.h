@@ -7,8 +7,8 @@
 
 #include "hydro.h"
 
-/* Level-n copies of rho, e, p, vol for cells [0, nc). */
-void lagrange_save(struct hydro_fields *f, int32_t nc);
+/* Level-n copies of rho, e, p (and each material's e_k and p_k) for cells [0, nc). */
+void lagrange_save(int nmat, struct hydro_fields *f, int32_t nc);
 
 /* Corner vectors (into f->corner) and volumes (f->vol) of cells [0, nc) at positions f->x. */
 void lagrange_geometry(const struct mesh *m, struct hydro_fields *f, int32_t nc);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "materials.h"
 #include "lagrange.h"
 
 enum { P_RHO, P_E, P_K, P_U };
@@ -19,25 +20,31 @@ static void *zeroed(size_t n, size_t size)
     return p;
 }
 
-size_t remap_work_size(const struct mesh *m)
+static int nphi_of(int nmat) { return REMAP_NPHI + (nmat > 1 ? MAT_NPHI * nmat : 0); }
+
+size_t remap_work_size(const struct mesh *m, int nmat)
 {
     size_t nc = (size_t)(m->ncells ? m->ncells : 1), nf = (size_t)(m->nfaces ? m->nfaces : 1);
-    return nc * (REMAP_NPHI + 3 + REMAP_NPHI * 3 + 3 + 1) + nf;
+    size_t nphi = (size_t)nphi_of(nmat);
+    return nc * (nphi + 3 + nphi * 3 + 3 + 1) + nf;
 }
 
-void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch)
+void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch, int nmat)
 {
     memset(w, 0, sizeof *w);
     size_t nc = (size_t)(m->ncells ? m->ncells : 1), nn = (size_t)(m->nnodes ? m->nnodes : 1);
     w->ncells = m->ncells;
     w->nfaces = m->nfaces;
+    w->nmat = nmat;
+    w->nphi = nphi_of(nmat);
+    const size_t nphi = (size_t)w->nphi;
     double *p = scratch; /* in remap_work_size's order */
     w->phi = p;
-    p += nc * REMAP_NPHI;
+    p += nc * nphi;
     w->centre = p;
     p += nc * 3;
     w->grad = p;
-    p += nc * REMAP_NPHI * 3;
+    p += nc * nphi * 3;
     w->unew = p;
     p += nc * 3;
     w->knew = p;
@@ -107,12 +114,14 @@ void remap_values(const struct mesh *m, const struct hydro_fields *f, struct rem
         }
         for (int d = 0; d < 3; d++)
             w->centre[3 * (size_t)c + d] = x[d] * inv_nv;
-        double *phi = w->phi + (size_t)c * REMAP_NPHI;
+        double *phi = w->phi + (size_t)c * w->nphi;
         phi[P_RHO] = f->rho[c];
         phi[P_E] = f->e[c];
         phi[P_K] = k;
         for (int d = 0; d < 3; d++)
             phi[P_U + d] = u[d];
+        if (w->nmat > 1)
+            mat_remap_values(w->nmat, f, c, phi + REMAP_NPHI);
     }
 }
 
@@ -212,7 +221,7 @@ static int neighbour(const struct mesh *m, const double *x, const struct remap_w
     if (b >= 0) {
         int32_t j = c == a ? b : a;
         memcpy(xj, w->centre + 3 * (size_t)j, 3 * sizeof *xj);
-        *phij = w->phi + (size_t)j * REMAP_NPHI;
+        *phij = w->phi + (size_t)j * w->nphi;
         return 1;
     }
     if (b == FACE_CUT)
@@ -227,13 +236,13 @@ static int neighbour(const struct mesh *m, const double *x, const struct remap_w
     double dist = ((fc[0] - xc[0]) * n[0] + (fc[1] - xc[1]) * n[1] + (fc[2] - xc[2]) * n[2]) / len;
     for (int d = 0; d < 3; d++)
         xj[d] = xc[d] + 2 * dist * n[d] / len;
-    *phij = w->phi + (size_t)c * REMAP_NPHI;
+    *phij = w->phi + (size_t)c * w->nphi;
     return 1;
 }
 
-/* Solve the symmetric dim x dim system A g_k = b_k for the NPHI right-hand sides with one
+/* Solve the symmetric dim x dim system A g_k = b_k for the nphi right-hand sides with one
  * inverse (adjugate over determinant); g = 0 when A is (nearly) singular. */
-static void solve(int dim, const double A[3][3], const double (*b)[3], double *g)
+static void solve(int dim, int nphi, const double A[3][3], const double (*b)[3], double *g)
 {
     double inv[3][3] = {{0}}, det, scale;
     if (dim == 2) {
@@ -257,10 +266,10 @@ static void solve(int dim, const double A[3][3], const double (*b)[3], double *g
         scale = A[0][0] * A[1][1] * A[2][2];
     }
     if (!(fabs(det) > 1e-12 * scale)) {
-        memset(g, 0, REMAP_NPHI * 3 * sizeof *g);
+        memset(g, 0, (size_t)nphi * 3 * sizeof *g);
         return;
     }
-    for (int k = 0; k < REMAP_NPHI; k++)
+    for (int k = 0; k < nphi; k++)
         for (int i = 0; i < 3; i++)
             g[3 * k + i] = (inv[i][0] * b[k][0] + inv[i][1] * b[k][1] + inv[i][2] * b[k][2]) / det;
 }
@@ -288,15 +297,15 @@ static int upwind_somewhere(const struct mesh *m, const struct remap_work *w, in
 
 void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc)
 {
-    const int nf = m->el->nfaces, dim = m->el->dim;
+    const int nf = m->el->nfaces, dim = m->el->dim, nphi = w->nphi;
     for (int32_t c = 0; c < nc; c++) {
         w->upwind[c] = (unsigned char)upwind_somewhere(m, w, c);
         if (!w->upwind[c]) { /* slopes never used: zero, the same everywhere */
-            memset(w->grad + (size_t)c * REMAP_NPHI * 3, 0, REMAP_NPHI * 3 * sizeof *w->grad);
+            memset(w->grad + (size_t)c * nphi * 3, 0, (size_t)nphi * 3 * sizeof *w->grad);
             continue;
         }
-        double A[3][3] = {{0}}, b[REMAP_NPHI][3] = {{0}};
-        const double *xc = w->centre + 3 * (size_t)c, *phic = w->phi + (size_t)c * REMAP_NPHI;
+        double A[3][3] = {{0}}, b[REMAP_NPHI_MAX][3] = {{0}};
+        const double *xc = w->centre + 3 * (size_t)c, *phic = w->phi + (size_t)c * nphi;
         for (int s = 0; s < nf; s++) {
             double xj[3], d[3];
             const double *phij;
@@ -308,24 +317,24 @@ void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct 
             for (int i = 0; i < 3; i++)
                 for (int j = 0; j < 3; j++)
                     A[i][j] += wgt * d[i] * d[j];
-            for (int k = 0; k < REMAP_NPHI; k++)
+            for (int k = 0; k < nphi; k++)
                 for (int i = 0; i < 3; i++)
                     b[k][i] += wgt * d[i] * (phij[k] - phic[k]);
         }
-        solve(dim, (const double(*)[3])A, (const double(*)[3])b, w->grad + (size_t)c * REMAP_NPHI * 3);
+        solve(dim, nphi, (const double(*)[3])A, (const double(*)[3])b, w->grad + (size_t)c * nphi * 3);
     }
 }
 
 void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, enum limiter_kind lim,
                  int32_t nc)
 {
-    const int nf = m->el->nfaces;
+    const int nf = m->el->nfaces, nphi = w->nphi;
     for (int32_t c = 0; c < nc; c++) {
         if (!w->upwind[c]) /* zero slopes (remap_gradients) */
             continue;
-        const double *xc = w->centre + 3 * (size_t)c, *phic = w->phi + (size_t)c * REMAP_NPHI;
-        double alpha[REMAP_NPHI], lo[REMAP_NPHI], hi[REMAP_NPHI];
-        for (int k = 0; k < REMAP_NPHI; k++) {
+        const double *xc = w->centre + 3 * (size_t)c, *phic = w->phi + (size_t)c * nphi;
+        double alpha[REMAP_NPHI_MAX], lo[REMAP_NPHI_MAX], hi[REMAP_NPHI_MAX];
+        for (int k = 0; k < nphi; k++) {
             alpha[k] = 1;
             lo[k] = hi[k] = phic[k];
         }
@@ -339,8 +348,8 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
                                (x[2] - xc[2]) * (x[2] - xc[2]));
                 nnb++;
             }
-        for (int k = 0; k < REMAP_NPHI; k++) { /* slope ratios against every neighbour */
-            const double *g = w->grad + ((size_t)c * REMAP_NPHI + k) * 3;
+        for (int k = 0; k < nphi; k++) { /* slope ratios against every neighbour */
+            const double *g = w->grad + ((size_t)c * nphi + k) * 3;
             double gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
             double scale = 0; /* the local variation: ratios of round-off are not slopes */
             for (int j = 0; j < nnb; j++) {
@@ -366,28 +375,41 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
                 continue;
             double p[3];
             face_point(m, f, w, face, p);
-            for (int k = 0; k < REMAP_NPHI; k++) {
-                const double *g = w->grad + ((size_t)c * REMAP_NPHI + k) * 3;
+            for (int k = 0; k < nphi; k++) {
+                const double *g = w->grad + ((size_t)c * nphi + k) * 3;
                 double dv = g[0] * (p[0] - xc[0]) + g[1] * (p[1] - xc[1]) + g[2] * (p[2] - xc[2]);
                 double bound = dv > 0 ? (hi[k] - phic[k]) / dv : dv < 0 ? (lo[k] - phic[k]) / dv : 1;
                 alpha[k] = bound < alpha[k] ? bound : alpha[k];
             }
         }
-        for (int k = 0; k < REMAP_NPHI; k++) {
+        for (int k = 0; k < nphi; k++) {
             double a = alpha[k] > 0 ? alpha[k] : 0;
-            double *g = w->grad + ((size_t)c * REMAP_NPHI + k) * 3;
+            double *g = w->grad + ((size_t)c * nphi + k) * 3;
             for (int i = 0; i < 3; i++)
                 g[i] *= a;
         }
     }
 }
 
-void remap_cells(const struct mesh *m, struct hydro_fields *f, struct remap_work *w, int32_t nc)
+/* The upwind value of every column at face point p. */
+static void upwind_values(const struct remap_work *w, int32_t up, const double p[3], double *val)
 {
-    const int nf = m->el->nfaces;
+    const int nphi = w->nphi;
+    const double *xu = w->centre + 3 * (size_t)up;
+    for (int k = 0; k < nphi; k++) {
+        const double *g = w->grad + ((size_t)up * nphi + k) * 3;
+        val[k] = w->phi[(size_t)up * nphi + k] + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
+    }
+}
+
+void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, struct remap_work *w,
+                 int32_t nc)
+{
+    const int nf = m->el->nfaces, nm = w->nmat > 1 ? w->nmat : 0;
     for (int32_t c = 0; c < nc; c++) {
-        const double *phic = w->phi + (size_t)c * REMAP_NPHI;
+        const double *phic = w->phi + (size_t)c * w->nphi;
         double mass = f->mass[c], mom[3], eint = f->mass[c] * phic[P_E], ekin = f->mass[c] * phic[P_K];
+        double dv[HYDRO_MAT_MAX] = {0}, dm[HYDRO_MAT_MAX] = {0}, de[HYDRO_MAT_MAX] = {0};
         for (int d = 0; d < 3; d++)
             mom[d] = f->mass[c] * phic[P_U + d];
         for (int s = 0; s < nf; s++) {
@@ -397,22 +419,28 @@ void remap_cells(const struct mesh *m, struct hydro_fields *f, struct remap_work
             if (b < 0 || vol == 0)
                 continue;
             int32_t up = vol > 0 ? b : a; /* the gaining cell takes the other's material */
-            const double *xu = w->centre + 3 * (size_t)up;
-            double p[3];
+            double p[3], val[REMAP_NPHI_MAX];
             face_point(m, f, w, face, p);
-            double val[REMAP_NPHI];
-            for (int k = 0; k < REMAP_NPHI; k++) {
-                const double *g = w->grad + ((size_t)up * REMAP_NPHI + k) * 3;
-                val[k] = w->phi[(size_t)up * REMAP_NPHI + k] + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) +
-                         g[2] * (p[2] - xu[2]);
+            upwind_values(w, up, p, val);
+            double sv = c == a ? vol : -vol, dmass = sv * val[P_RHO];
+            if (nm) { /* the mass flux is the sum of the materials' */
+                dmass = 0;
+                for (int k = 0; k < nm; k++) {
+                    const double *vk = val + REMAP_NPHI + MAT_NPHI * k;
+                    dv[k] += sv * vk[0];
+                    dm[k] += sv * vk[1];
+                    de[k] += sv * vk[2];
+                    dmass += sv * vk[1];
+                }
             }
-            double dm = (c == a ? vol : -vol) * val[P_RHO];
-            mass += dm;
+            mass += dmass;
             for (int d = 0; d < 3; d++)
-                mom[d] += dm * val[P_U + d];
-            eint += dm * val[P_E];
-            ekin += dm * val[P_K];
+                mom[d] += dmass * val[P_U + d];
+            eint += dmass * val[P_E];
+            ekin += dmass * val[P_K];
         }
+        if (nm) /* each material's share; the cell's mass and energy are their sums */
+            mass = mat_remap_cell(hp, f, c, f->vol[c], dv, dm, de, &eint, w->removed);
         f->mass[c] = mass;
         for (int d = 0; d < 3; d++)
             w->unew[3 * (size_t)c + d] = mom[d] / mass;
@@ -433,7 +461,7 @@ void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct rema
             double share = f->mass[c] * inv_nv;
             mass += share;
             for (int d = 0; d < 3; d++)
-                du[d] += share * (w->unew[3 * (size_t)c + d] - w->phi[(size_t)c * REMAP_NPHI + P_U + d]);
+                du[d] += share * (w->unew[3 * (size_t)c + d] - w->phi[(size_t)c * w->nphi + P_U + d]);
         }
         double *v = f->v + 3 * (size_t)n;
         for (int d = 0; d < m->el->dim; d++)
@@ -470,13 +498,16 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
         f->vol[c] = vol;
         f->rho[c] = f->mass[c] / vol;
         double heated = f->e[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
-        if (hp->remap_heat && eos_energy_admissible(hydro_eos(hp, f, c), heated))
+        if (hp->nmat > 1 && hp->remap_heat)
+            mat_heat(hp, f, c, w->knew[c] - k); /* the cell's mean energy: lagrange_eos below */
+        else if (hp->remap_heat && eos_energy_admissible(&hp->eos[0], heated))
             f->e[c] = heated;
         /* the first failing cell is reported, but every cell is finished: mass and energy are
          * already the remapped ones (remap_cells), so the failure dump stays one state */
         if (!failed && !(f->mass[c] > 0))
             failed = HYDRO_FAIL(err, c, "the remap left no mass in the cell (time step too large for the mesh motion)");
-        if (!failed && !eos_energy_admissible(hydro_eos(hp, f, c), f->e[c]))
+        int admissible = hp->nmat > 1 ? mat_admissible(hp, f, c) : eos_energy_admissible(&hp->eos[0], f->e[c]);
+        if (!failed && !admissible)
             failed = HYDRO_FAIL(err, c, "the remap made the internal energy negative");
     }
     struct hydro_error later; /* after a failure, the first one stays the one reported */

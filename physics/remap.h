@@ -27,26 +27,31 @@
 #include "hydro.h"
 
 enum { REMAP_NPHI = 6 }; /* reconstructed: rho, e, k (specific kinetic energy), u_x, u_y, u_z */
+/* then, with several materials, MAT_NPHI per material (materials.h) */
+enum { REMAP_NPHI_MAX = REMAP_NPHI + 3 * HYDRO_MAT_MAX };
 
 struct remap_work {
     int32_t ncells, nfaces;
-    double *phi;     /* [ncells][NPHI] cell values at x */
+    int nmat, nphi;  /* materials (1: none carried), values per cell */
+    double *phi;     /* [ncells][nphi] cell values at x */
     double *centre;  /* [ncells][3] mean of the node positions at x */
-    double *grad;    /* [ncells][NPHI][3] limited slopes */
+    double *grad;    /* [ncells][nphi][3] limited slopes */
     double *swept;   /* [nfaces] volume gained by face_cells[0] when the face moves to the targets */
     double *unew;    /* [ncells][3] remapped mean velocity */
     double *knew;    /* [ncells] remapped kinetic energy per unit mass */
     int sweep;       /* targets: x with coordinate sweep (every coordinate when -1) from x_init */
     unsigned char *moved; /* [nnodes] 1 where the target differs from x */
     unsigned char *upwind; /* [ncells] 1 where the cell is upwind of a face (its slopes are used) */
+    double removed[HYDRO_MAT_MAX]; /* mass of each material that left cells (below the threshold), summed
+                                    * over the owned cells since remap_work_init */
 };
 
 /* Doubles of scratch the remap uses only inside one remap step (values, centres, slopes, swept
  * volumes, new velocities and kinetic energies): the caller lends them, and may lend the same
  * memory to the Lagrange phase (miniapp/hydro_fields.c). */
-size_t remap_work_size(const struct mesh *m);
-/* scratch: remap_work_size(m) doubles, owned by the caller; moved and upwind are allocated. */
-void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch);
+size_t remap_work_size(const struct mesh *m, int nmat);
+/* scratch: remap_work_size(m, nmat) doubles, owned by the caller; moved and upwind are allocated. */
+void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch, int nmat);
 void remap_work_free(struct remap_work *w);
 
 /* Targets: all local nodes at x_init (sweep < 0) or x with coordinate sweep replaced. */
@@ -62,10 +67,13 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
                  int32_t nc);
 /* Fluxes through the faces of cells [0, nc) and their new mass, mean velocity and total
  * energy: needs the limited slopes of their face neighbours. */
+/* With several materials each one's partial volume, mass and energy cross the faces, and the
+ * cell's mass flux is their sum (materials.h). */
 /* The new mass and internal energy go straight into f->mass and f->e: a cell reads only its
  * own mass, and the energies through their copies in phi, so nothing reads an entry after it
  * is replaced (remap_finish then updates each cell from its own entries). */
-void remap_cells(const struct mesh *m, struct hydro_fields *f, struct remap_work *w, int32_t nc);
+void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, struct remap_work *w,
+                 int32_t nc);
 /* New velocity and mass of nodes [0, nn): needs the new cell values around them. Walls apply. */
 void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w, const struct walls *walls,
                  int32_t nn);

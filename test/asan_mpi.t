@@ -28,6 +28,13 @@ run_ok "asan: hydro Sod 3D rebalancing with METIS (region cost, padding) on 3 ra
     "$top/inputs/sod_x.ini" mesh.nx=20 mesh.ny=3 mesh.nz=3 run.max_cycles=7 output.checkpoint_period=-1 \
     loadbalance.period=3 loadbalance.threshold=0 loadbalance.cost=region loadbalance.region_speed=150 \
     loadbalance.extra_cell_vars=2 loadbalance.extra_cell_array=3
+run_ok "asan: three materials with mixed cells (triple point, directional remap, shuffles) on 3 ranks" mpi 3 \
+    "$ASAN_BUILD/hydro" "$top/inputs/triple_point.ini" mesh.nx=21 mesh.ny=9 run.max_cycles=12 \
+    physics.remap_split=directional "case.materials=a b c" "materials.names=a b c" \
+    "materials.eos=perfect stiffened perfect" "materials.gamma=1.5 1.4 1.5" "materials.p_inf=0 0.05 0" \
+    loadbalance.period=4 loadbalance.mode=shuffle output.checkpoint_period=6
+run_ok "asan: its restart on 2 ranks, minimal pattern" mpi 2 "$ASAN_BUILD/hydro" --restart \
+    checkpoints/hydro_000006.h5 parallel.sync_pattern=minimal output.checkpoint_period=-1
 run_ok "asan: sync_only shuffles with MPI_Alltoallv on 2 ranks" env ARCANE_MESH_EXCHANGE_USE_COLLECTIVE=TRUE \
     $MPIRUN -np 2 "$ASAN_BUILD/hydro" "$DECK" mesh.nx=12 run.max_cycles=4 loadbalance.period=2 \
     loadbalance.mode=shuffle loadbalance.shuffle_fraction=0.5 output.checkpoint_period=-1

@@ -169,10 +169,11 @@ int main(void)
             const struct deck_key *d = &deck_keys[k];
             if (d->type != KEY_INT && d->type != KEY_DOUBLE)
                 continue;
-            char row[256], bounds[128];
+            char row[256], bounds[128], head[96];
             snprintf(row, sizeof row, "| `%s` |", d->name);
             snprintf(bounds, sizeof bounds, "| %.15g .. %.15g |", d->min, d->max);
-            const char *at = strstr(ref, row);
+            snprintf(head, sizeof head, "#### `[%s]`", d->section); /* names repeat across sections */
+            const char *sec = strstr(ref, head), *at = sec ? strstr(sec, row) : NULL;
             char line[1024] = "";
             if (at)
                 snprintf(line, sizeof line, "%.*s", (int)strcspn(at, "\n"), at);

@@ -1,0 +1,157 @@
+/* Materials in mixed cells (see materials.h). A pure cell (f_k = 1, y_k = 1) computes exactly
+ * what the single-material formulas compute: every product and sum with 1 or 0 is exact. */
+#include "materials.h"
+
+#include <math.h>
+#include <string.h>
+
+void mat_init_cell(int nmat, struct hydro_fields *f, int32_t c, int k)
+{
+    size_t o = (size_t)c * nmat;
+    for (int j = 0; j < nmat; j++) {
+        f->mfrac[o + j] = j == k ? 1.0 : 0.0;
+        f->mmass[o + j] = j == k ? f->mass[c] : 0.0;
+        f->me[o + j] = j == k ? f->e[c] : 0.0;
+        f->mp[o + j] = 0.0;
+    }
+}
+
+int mat_eos_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c)
+{
+    const int nm = hp->nmat;
+    const size_t o = (size_t)c * nm;
+    double m = f->mass[c], rho = f->rho[c], p = 0, cs = 0, e = 0;
+    int bad = 0;
+    for (int k = 0; k < nm; k++) {
+        double fk = f->mfrac[o + k];
+        if (!(fk > 0)) {
+            f->mp[o + k] = 0;
+            continue;
+        }
+        double y = f->mmass[o + k] / m, rk = y * rho / fk;
+        double pk = eos_pressure(&hp->eos[k], rk, f->me[o + k]), ck = eos_sound_speed(&hp->eos[k], rk, pk);
+        f->mp[o + k] = pk;
+        p += fk * pk;
+        e += y * f->me[o + k];
+        cs = ck > cs ? ck : cs;
+        bad |= !isfinite(pk) || !isfinite(ck);
+    }
+    f->p[c] = p;
+    f->c[c] = bad ? NAN : cs;
+    f->e[c] = e;
+    return bad ? -1 : 0;
+}
+
+void mat_save(int nmat, struct hydro_fields *f, int32_t nc)
+{
+    memcpy(f->me0, f->me, (size_t)nc * nmat * sizeof *f->me);
+    memcpy(f->mp0, f->mp, (size_t)nc * nmat * sizeof *f->mp);
+}
+
+int mat_lagrange_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double rho0, double rho1,
+                      double divu, const char **what)
+{
+    const int nm = hp->nmat;
+    const size_t o = (size_t)c * nm;
+    const double L = f->len[c], cbar = f->c[c], m = f->mass[c];
+    double q = 0, p = 0, e = 0, cs = 0;
+    for (int k = 0; k < nm; k++) {
+        double fk = f->mfrac[o + k];
+        if (!(fk > 0))
+            continue;
+        double y = f->mmass[o + k] / m, r0 = y * rho0 / fk, r1 = y * rho1 / fk;
+        double dtau = 1.0 / r1 - 1.0 / r0, tau = 0.5 * (1.0 / r0 + 1.0 / r1);
+        double qk = 0;
+        if (divu < 0) /* compression only: the cell's L, div u and mean c, the material's q2 */
+            qk = (1.0 / tau) * (-hp->q1 * L * cbar * divu + hp->q2[k] * L * L * divu * divu);
+        double e1;
+        if (eos_energy_update(&hp->eos[k], f->me0[o + k], f->mp0[o + k], qk, r1, dtau, &e1) < 0) {
+            *what = "a material's energy update (Newton iteration) did not converge";
+            return -1;
+        }
+        double pk = eos_pressure(&hp->eos[k], r1, e1), ck = eos_sound_speed(&hp->eos[k], r1, pk);
+        if (!isfinite(e1) || !isfinite(pk) || !isfinite(ck)) {
+            *what = "NaN in a material's energy or pressure";
+            return -1;
+        }
+        f->me[o + k] = e1;
+        f->mp[o + k] = pk;
+        q += fk * qk;
+        p += fk * pk;
+        e += y * e1;
+        cs = ck > cs ? ck : cs;
+    }
+    f->q[c] = q;
+    f->p[c] = p;
+    f->e[c] = e;
+    f->c[c] = cs;
+    return 0;
+}
+
+void mat_remap_values(int nmat, const struct hydro_fields *f, int32_t c, double *phi)
+{
+    const size_t o = (size_t)c * nmat;
+    const double inv = 1.0 / f->vol[c];
+    for (int k = 0; k < nmat; k++) {
+        phi[MAT_NPHI * k] = f->mfrac[o + k];
+        phi[MAT_NPHI * k + 1] = f->mmass[o + k] * inv;
+        phi[MAT_NPHI * k + 2] = f->mmass[o + k] * f->me[o + k] * inv;
+    }
+}
+
+double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double vol, const double *dv,
+                      const double *dm, const double *de, double *eint, double *removed)
+{
+    const int nm = hp->nmat;
+    const size_t o = (size_t)c * nm;
+    double vk[HYDRO_MAT_MAX], mk[HYDRO_MAT_MAX], ek[HYDRO_MAT_MAX], vsum = 0;
+    for (int k = 0; k < nm; k++) {
+        vk[k] = f->mfrac[o + k] * vol + dv[k];
+        mk[k] = f->mmass[o + k] + dm[k];
+        ek[k] = f->mmass[o + k] * f->me[o + k] + de[k];
+        vsum += vk[k] > 0 ? vk[k] : 0;
+    }
+    double kept = 0;
+    for (int k = 0; k < nm; k++) { /* below the threshold, or no mass left: the material leaves */
+        if (vk[k] > 0 && vk[k] >= hp->threshold * vsum && mk[k] > 0) {
+            kept += vk[k];
+            continue;
+        }
+        removed[k] += mk[k]; /* negative: mass a clip to zero adds */
+        vk[k] = mk[k] = ek[k] = 0;
+    }
+    double mass = 0, e = 0;
+    for (int k = 0; k < nm; k++) {
+        double fk = kept > 0 ? vk[k] / kept : 0;
+        ek[k] = ek[k] > 0 ? ek[k] : 0; /* MaHyCo clips negative partial energies */
+        f->mfrac[o + k] = fk;
+        f->mmass[o + k] = mk[k];
+        f->me[o + k] = mk[k] > 0 ? ek[k] / mk[k] : 0;
+        mass += mk[k];
+        e += ek[k];
+    }
+    *eint = e;
+    return mass;
+}
+
+void mat_heat(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double dk)
+{
+    const int nm = hp->nmat;
+    const size_t o = (size_t)c * nm;
+    for (int k = 0; k < nm; k++)
+        if (f->mfrac[o + k] > 0 && !eos_energy_admissible(&hp->eos[k], f->me[o + k] + dk))
+            return;
+    for (int k = 0; k < nm; k++)
+        if (f->mfrac[o + k] > 0)
+            f->me[o + k] += dk;
+}
+
+int mat_admissible(const struct hydro_params *hp, const struct hydro_fields *f, int32_t c)
+{
+    const int nm = hp->nmat;
+    const size_t o = (size_t)c * nm;
+    for (int k = 0; k < nm; k++)
+        if (f->mfrac[o + k] > 0 && !eos_energy_admissible(&hp->eos[k], f->me[o + k]))
+            return 0;
+    return 1;
+}

@@ -1,0 +1,51 @@
+/* Materials in mixed cells, as MaHyCo: per material in a cell a volume fraction f_k, a mass m_k
+ * and a specific internal energy e_k (its density rho_k = y_k rho / f_k, y_k = m_k / m, and its
+ * pressure from its own EOS); the cell's values are the mixture's: p = sum f_k p_k, q = sum f_k
+ * q_k, e = sum y_k e_k, c = max c_k, rho = m / V.
+ *
+ * Lagrange: one velocity field from the mean p and q; the fractions are frozen (the same strain
+ * for every material), each material's energy is updated with its own EOS and viscosity (the
+ * cell's L, div u and mean c, the material's q2). Remap: each material's partial volume f_k V,
+ * partial density m_k / V and partial energy m_k e_k / V are reconstructed and carried through
+ * the faces' swept volumes like the cell's values (no interface reconstruction); the cell's mass
+ * flux is the sum of its materials'. A material whose fraction falls below the threshold (or
+ * whose mass or energy would turn negative) leaves the cell: its mass is counted as removed.
+ *
+ * Storage: [ncells][nmat] arrays (hydro_fields' mfrac, mmass, me, mp), dense in the materials
+ * for now. */
+#ifndef HYDRO_MATERIALS_H
+#define HYDRO_MATERIALS_H
+
+#include "hydro.h"
+
+/* Remap columns per material: f_k, m_k / V, m_k e_k / V. */
+enum { MAT_NPHI = 3 };
+
+/* Cell c of the case's initial state: pure material k, its mass m and energy e. */
+void mat_init_cell(int nmat, struct hydro_fields *f, int32_t c, int k);
+/* Each present material's density, pressure and sound speed from its mass and energy, and the
+ * cell's mean p, c and e. Returns 0, or -1 when a material has no sound speed. */
+int mat_eos_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c);
+/* The level-n copies of e_k and p_k, cells [0, nc). */
+void mat_save(int nmat, struct hydro_fields *f, int32_t nc);
+/* The Lagrange update of cell c's materials from density rho0 to rho1 (fractions frozen) with
+ * the cell's length L and div u: each material's viscosity and energy, then the cell's q, p, e
+ * and c. Returns 0, or -1 when a Newton iteration failed (*what says which). */
+int mat_lagrange_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double rho0, double rho1,
+                      double divu, const char **what);
+
+/* The remap's per-material values of cell c (MAT_NPHI columns each, into phi). */
+void mat_remap_values(int nmat, const struct hydro_fields *f, int32_t c, double *phi);
+/* Cell c after the remap's fluxes: dv, dm and de hold each material's partial volume, mass and
+ * internal energy gained (negative: lost) through the faces, vol the cell's volume before. New
+ * fractions, masses and energies; materials below the threshold leave (their mass added to
+ * removed[k]). Returns the cell's new mass and sets *eint to its internal energy. */
+double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double vol, const double *dv,
+                      const double *dm, const double *de, double *eint, double *removed);
+/* The remap's heating (dissipated kinetic energy dk per unit mass) of cell c's materials, when
+ * every material stays admissible; the cell's mean energy is then mat_eos_cell's. */
+void mat_heat(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double dk);
+/* Whether every material of cell c has an admissible energy. */
+int mat_admissible(const struct hydro_params *hp, const struct hydro_fields *f, int32_t c);
+
+#endif
