@@ -20,6 +20,8 @@ static void *zeroed(size_t n, size_t size)
     return p;
 }
 
+_Static_assert(REMAP_NPHI_MAX <= 32, "remap_limit keeps one bit per column in an unsigned");
+
 static int nphi_of(int nmat) { return REMAP_NPHI + (nmat > 1 ? MAT_NPHI * nmat : 0); }
 
 size_t remap_work_size(const struct mesh *m, int nmat)
@@ -348,7 +350,14 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
                                (x[2] - xc[2]) * (x[2] - xc[2]));
                 nnb++;
             }
+        unsigned flat = 0; /* columns without a slope (a material absent or alone around the cell): nothing to limit */
+        for (int k = 0; k < nphi; k++) {
+            const double *g = w->grad + ((size_t)c * nphi + k) * 3;
+            flat |= (unsigned)(g[0] == 0 && g[1] == 0 && g[2] == 0) << k;
+        }
         for (int k = 0; k < nphi; k++) { /* slope ratios against every neighbour */
+            if (flat >> k & 1u)
+                continue;
             const double *g = w->grad + ((size_t)c * nphi + k) * 3;
             double gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
             double scale = 0; /* the local variation: ratios of round-off are not slopes */
@@ -376,6 +385,8 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
             double p[3];
             face_point(m, f, w, face, p);
             for (int k = 0; k < nphi; k++) {
+                if (flat >> k & 1u)
+                    continue;
                 const double *g = w->grad + ((size_t)c * nphi + k) * 3;
                 double dv = g[0] * (p[0] - xc[0]) + g[1] * (p[1] - xc[1]) + g[2] * (p[2] - xc[2]);
                 double bound = dv > 0 ? (hi[k] - phic[k]) / dv : dv < 0 ? (lo[k] - phic[k]) / dv : 1;

@@ -5,7 +5,10 @@
 # repeats of the grind time on one rank (ns per cell and cycle: loop, Lagrange, remap), of the
 # peak memory per cell of a run with 4 times the cells minus the base run's (what each further
 # cell costs), and of the bytes the ranks send per cycle on 2 ranks. Printed as a Markdown table.
-# usage: run/bench_materials.sh [-r REPEATS] [-c CYCLES]
+# usage: run/bench_materials.sh [-r REPEATS] [-c CYCLES] [-s SCALE] [-o FILE]
+#   -s divides the mesh's nx (quick checks); -o appends "key value" lines (mat_one_loop,
+#   mat_two_loop, mat_*_lagrange, mat_*_remap in ns, mat_*_mem in bytes per cell, mat_*_bytes
+#   sent per cycle) to FILE.
 # env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,17 +16,21 @@ hydro=${HYDRO:-$top/build/hydro}
 mpirun_cmd=${MPIRUN:-mpirun}
 repeats=3
 cycles=20
-usage() { echo "usage: $0 [-r REPEATS] [-c CYCLES]" >&2; exit 2; }
-while getopts r:c:h opt; do
+scale=1
+out=
+usage() { echo "usage: $0 [-r REPEATS] [-c CYCLES] [-s SCALE] [-o FILE]" >&2; exit 2; }
+while getopts r:c:s:o:h opt; do
     case $opt in
     r) repeats=$OPTARG ;;
     c) cycles=$OPTARG ;;
+    s) scale=$OPTARG ;;
+    o) out=$OPTARG ;;
     h) sed -n '2,/^set -eu/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0 ;;
     *) usage ;;
     esac
 done
 shift $((OPTIND - 1))
-for n in "$repeats" "$cycles"; do case $n in "" | *[!0-9]* | 0) usage ;; esac; done
+for n in "$repeats" "$cycles" "$scale"; do case $n in "" | *[!0-9]* | 0) usage ;; esac; done
 [ $# -eq 0 ] || usage
 [ -x "$hydro" ] || { echo "$0: $hydro not found: build it with make" >&2; exit 1; }
 tmp=$(mktemp -d)
@@ -42,8 +49,8 @@ hy() {
             "materials.gamma=1.4 1.4"
     fi
     # shellcheck disable=SC2086
-    $mpirun_cmd ${MPI_ARGS:-} -np "$np" "$hydro" "$deck" run.max_cycles="$cycles" output.listing_period=0 \
-        output.checkpoint_period=-1 "$@"
+    $mpirun_cmd ${MPI_ARGS:-} -np "$np" "$hydro" "$deck" mesh.nx=$((100 / scale)) run.max_cycles="$cycles" \
+        output.listing_period=0 output.checkpoint_period=-1 "$@"
 }
 
 for i in $(seq "$repeats"); do
@@ -56,7 +63,7 @@ for i in $(seq "$repeats"); do
             awk -v s="$(timer "$tmp/out" $t)" -v c="$cells" -v n="$n" 'BEGIN {print s / c / n * 1e9}' >> "$tmp/${t}_$v"
         done
         p1=$(peak "$tmp/out")
-        hy 1 $v mesh.nx=400 > "$tmp/big"
+        hy 1 $v mesh.nx=$((400 / scale)) > "$tmp/big"
         awk -v a="$p1" -v b="$(peak "$tmp/big")" -v c="$cells" 'BEGIN {print (b - a) * 1e6 / (3 * c)}' >> "$tmp/mem_$v"
         hy 2 $v > "$tmp/two"
         sed -n 's/.*Bytes sent per cycle over ranks: min [0-9]* (rank [0-9]*) avg \([0-9.]*\) .*/\1/p' "$tmp/two" \
@@ -65,6 +72,7 @@ for i in $(seq "$repeats"); do
 done
 row() { # row LABEL FILE_STEM FORMAT
     a=$(median < "$tmp/$2_one") b=$(median < "$tmp/$2_two")
+    [ -z "$out" ] || printf 'mat_one_%s %s\nmat_two_%s %s\n' "$2" "$a" "$2" "$b" >> "$out"
     awk -v l="$1" -v a="$a" -v b="$b" -v f="$3" 'BEGIN {printf "| %s | " f " | " f " | %.3f |\n", l, a, b, b / a}'
 }
 echo "| per cell and cycle (medians of $repeats, interleaved) | one material | two materials | ratio |"

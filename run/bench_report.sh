@@ -49,10 +49,12 @@ if [ $quick = 1 ]; then
     sync_args="-r 1 -k 2" sync_mesh="mesh.nx=$((10 * ranks)) mesh.ny=6 mesh.nz=6"
     grind_args="-r 1 -c 2 -s 10" pat_args="-r 1" pat_deck="run.max_cycles=2 mesh.nx=$((10 * ranks))"
     mig_args="-r 1" mig_deck="run.max_cycles=5" ckpt_args="-r 1 -c 2" ckpt_deck="mesh.nx=$((10 * ranks))"
+    mat_args="-r 1 -c 2 -s 10"
 else
     sync_args="-r 15 -k 100" sync_mesh="mesh.nx=$((50 * ranks)) mesh.ny=20 mesh.nz=20"
     grind_args="-r 5 -c 20" pat_args="-r 3" pat_deck=""
     mig_args="-r 9" mig_deck="" ckpt_args="-r 3 -c 6" ckpt_deck=""
+    mat_args="-r 3 -c 20"
 fi
 
 section() { # NAME COMMAND...: runs a part, keeps its output and its wall time
@@ -89,6 +91,8 @@ section sync run_sync
 # shellcheck disable=SC2086
 section grind sh "$top/run/bench_grind.sh" $grind_args -o "$vals"
 section memory run_mem
+# shellcheck disable=SC2086
+section materials sh "$top/run/bench_materials.sh" $mat_args -o "$vals"
 # shellcheck disable=SC2086
 section patterns sh "$top/run/bench_patterns.sh" -n "$ranks" $pat_args -o "$vals" $pat_deck
 # shellcheck disable=SC2086
@@ -157,6 +161,12 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     row "Memory, $ranks ranks, $own owned cells per rank, 3 ghost layers (mahyco.ini)" "$(v mem_mahyco_bytes_per_cell)" \
         B/cell "bare MPI process" "$(awk -v r="$(v bare_rss_${ranks}ranks)" -v c="$own" 'BEGIN {print r / c}')" \
         value le 2000 1 %.0f
+    row "Two materials against one, grind 3D bisod_x (loop, 1 rank)" "$(v mat_two_loop)" ns "one material" \
+        "$(v mat_one_loop)" ratio le 1.3 1 %.0f
+    row "Two materials against one, memory per further cell" "$(v mat_two_mem)" B/cell "one material" \
+        "$(v mat_one_mem)" ratio le 1.25 1 %.0f
+    row "Two materials against one, bytes sent per cycle per rank (2 ranks)" "$(v mat_two_bytes)" B "one material" \
+        "$(v mat_one_bytes)" - - - 1 %.0f
     row "Sync, persistent, per set of $(v variables) variables" "$(v persistent_s)" us "raw Irecv/Isend" "$(v raw_s)" \
         ratio le 1.2 1e6 %.1f
     row "Sync, basic, per set of $(v variables) variables" "$(v basic_s)" us "raw Irecv/Isend" "$(v raw_s)" - - - 1e6 %.1f
@@ -204,6 +214,10 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     cat "$tmp/grind.md"
     echo
     cat "$tmp/memory.md"
+    echo
+    echo "## Two materials against one (run/bench_materials.sh)"
+    echo
+    cat "$tmp/materials.md"
     echo
     echo "## MaHyCo bench deck, mahyco vs minimal patterns (run/bench_patterns.sh)"
     echo

@@ -84,6 +84,20 @@ awk '$1 == "mem3d_marginal_from_cells" {a = $2} $1 == "mem3d_marginal_to_cells" 
 ok $st "bench_grind.sh: grind, memory and per-further-cell memory figures (the larger run has 4 times the cells)"
 [ $st -eq 0 ] || diag "$(cat "$scratch/grind.md")"
 
+# bench_materials.sh on a tiny mesh: both variants' figures, the table
+HYDRO="$BUILD/hydro" MPIRUN="$MPIRUN" sh run/bench_materials.sh -r 1 -c 2 -s 10 -o "$scratch/mat" > "$scratch/mat.md" 2>&1
+st=$?
+for v in one two; do
+    for k in loop lagrange remap mem bytes; do
+        positive mat_${v}_$k "$scratch/mat" || { st=1; diag "no positive mat_${v}_$k"; }
+    done
+done
+grep -q '^| memory per further cell, bytes | [0-9]* | [0-9]* | [0-9.]* |$' "$scratch/mat.md" || st=1
+ok $st "bench_materials.sh: two materials against one, grind, memory and bytes, with their ratios"
+[ $st -eq 0 ] || diag "$(cat "$scratch/mat.md")"
+sh run/bench_materials.sh -r x > /dev/null 2>&1
+ok $(($? != 2)) "bench_materials.sh -r x: exit 2"
+
 # the report's driver refuses bad usage before running anything
 sh run/bench_report.sh -n 1 > /dev/null 2>&1
 ok $(($? != 2)) "bench_report.sh -n 1: exit 2"
