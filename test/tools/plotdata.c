@@ -9,7 +9,9 @@
  *                                             from the origin), sorted by coordinate
  *        plotdata DUMP exact VAR AXIS      -> the exact solution of the dump's case at its time along AXIS,
  *                                             "coordinate value"; exit 3 (and a reason on stderr) when none
- * A multi-component variable is drawn as its magnitude. Exit 2: bad usage, not a dump, no such variable. */
+ * A multi-component variable is drawn as its magnitude, or VAR:K as its component K (from 0: the
+ * volume fraction of material K is material_fraction:K). Exit 2: bad usage, not a dump, no such
+ * variable or component. */
 #include <hdf5.h>
 #include <math.h>
 #include <stdarg.h>
@@ -186,7 +188,15 @@ static void load(struct dump *d, const char *path, const char *var)
         if (d->cn[i] < 0 || (hsize_t)d->cn[i] >= d->nn)
             die(2, "/mesh/cell_nodes refers to node %lld of %llu", d->cn[i], (unsigned long long)d->nn);
     char dpath[300];
-    snprintf(dpath, sizeof dpath, "/cells/%s", var);
+    long want = -1; /* VAR:K: component K alone */
+    const char *colon = strrchr(var, ':');
+    if (colon) {
+        char *end;
+        want = strtol(colon + 1, &end, 10);
+        if (end == colon + 1 || *end || want < 0)
+            die(2, "'%s': a component is VAR:K with K a number from 0", var);
+    }
+    snprintf(dpath, sizeof dpath, "/cells/%.*s", colon ? (int)(colon - var) : (int)strlen(var), var);
     if (strchr(var, '/') || H5Lexists(f, dpath, H5P_DEFAULT) <= 0) {
         /* name the variables there are, so that the user can pick one */
         char list[4096] = "";
@@ -206,13 +216,17 @@ static void load(struct dump *d, const char *path, const char *var)
     double *raw = read_dataset(f, dpath, H5T_NATIVE_DOUBLE, sizeof(double), &one, &d->ncomp);
     if (one != d->nc)
         die(2, "%s has %llu rows for %llu cells", dpath, (unsigned long long)one, (unsigned long long)d->nc);
+    if (want >= 0 && (hsize_t)want >= d->ncomp)
+        die(2, "%s has %llu components: no component %ld", dpath, (unsigned long long)d->ncomp, want);
     d->val = malloc(d->nc * sizeof *d->val + 1);
     for (hsize_t c = 0; c < d->nc; c++) {
         double s = 0;
         for (hsize_t k = 0; k < d->ncomp; k++)
             s += raw[c * d->ncomp + k] * raw[c * d->ncomp + k];
-        d->val[c] = d->ncomp == 1 ? raw[c] : sqrt(s);
+        d->val[c] = want >= 0 ? raw[c * d->ncomp + want] : d->ncomp == 1 ? raw[c] : sqrt(s);
     }
+    if (want >= 0)
+        d->ncomp = 1; /* one component drawn as it is */
     free(raw);
     hid_t ds = H5Dopen2(f, dpath, H5P_DEFAULT);
     d->unit = str_attr(ds, "unit");
@@ -337,7 +351,7 @@ static int point_cmp_double(const void *a, const void *b)
 
 /* Exact (rho, p) of the dump's case at coordinate s along axis; 0 when there is none. */
 struct exact_ctx {
-    int kind; /* 1 sod, 2 noh, 3 sedov */
+    int kind; /* 1 sod, 2 noh, 3 sedov, 4 water_air */
     double gamma, t, interface, radius;
     int dim;
     int n;          /* sedov: table of the self-similar solution from xi = 1 inwards */
@@ -359,6 +373,11 @@ static int exact_setup(struct exact_ctx *e, const struct dump *d, int axis)
             return fprintf(stderr, "plotdata: the exact Sod solution is along %s only\n", dir), 0;
         e->interface = deck_double(d->deck, "case", "interface", 0.5);
         return e->kind = 1;
+    }
+    if (!strcmp(name, "water_air")) {
+        if (axis != 0)
+            return fprintf(stderr, "plotdata: the exact water-air solution is along x only\n"), 0;
+        return e->kind = 4;
     }
     if (strcmp(name, "noh") && strcmp(name, "sedov"))
         return fprintf(stderr, "plotdata: no exact solution for case '%s'\n", name), 0;
@@ -406,10 +425,23 @@ static int exact_setup(struct exact_ctx *e, const struct dump *d, int axis)
     return e->kind = 3;
 }
 
-static void exact_state(const struct exact_ctx *e, double s, double *rho, double *p)
+/* The gases of the water-air tube (Saurel & Abgrall; physics/cases.c, inputs/water_air.ini). */
+static const struct riemann_gas water = {4.4, 6e8}, air = {1.4, 0};
+
+static void exact_state(const struct exact_ctx *e, double s, double *rho, double *p, struct riemann_gas *gas)
 {
     const double p0 = 1e-6; /* the cold gas of noh and sedov (physics/cases.c) */
-    if (e->kind == 1) {
+    *gas = (struct riemann_gas){e->gamma, 0};
+    if (e->kind == 4) {
+        const struct riemann_state l = {1000, 0, 1e9}, r = {50, 0, 1e5};
+        double ps, us;
+        riemann_star2(&l, &water, &r, &air, &ps, &us);
+        double w = e->t > 0 ? (s - 0.7) / e->t : s - 0.7;
+        struct riemann_state st = e->t > 0 ? riemann_sample2(&l, &water, &r, &air, w) : w < 0 ? l : r;
+        *gas = e->t > 0 ? (w <= us ? water : air) : (w < 0 ? water : air);
+        *rho = st.rho;
+        *p = st.p;
+    } else if (e->kind == 1) {
         struct riemann_state l = {1.0, 0.0, 1.0}, r = {0.125, 0.0, 0.1}, st;
         if (e->t > 0)
             st = riemann_sample(&l, &r, e->gamma, (s - e->interface) / e->t);
@@ -543,8 +575,12 @@ int main(int argc, char **argv)
         qsort(at, n, sizeof *at, point_cmp_double);
         for (int i = 0; i < n; i++) {
             double rho, p;
-            exact_state(&e, at[i], &rho, &p);
-            double v = which == 0 ? rho : which == 1 ? p : which == 2 ? p / ((e.gamma - 1) * rho) : sqrt(e.gamma * p / rho);
+            struct riemann_gas q;
+            exact_state(&e, at[i], &rho, &p, &q);
+            double v = which == 0   ? rho
+                       : which == 1 ? p
+                       : which == 2 ? (p + q.gamma * q.p_inf) / ((q.gamma - 1) * rho)
+                                    : sqrt(q.gamma * (p + q.p_inf) / rho);
             printf("%.9g %.9g\n", at[i], v);
         }
         free(at);
