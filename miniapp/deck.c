@@ -44,6 +44,7 @@ static const char *const costs[COST_COUNT + 1] = {
     [COST_UNIFORM] = "uniform", [COST_REGION] = "region", [COST_SHOCK] = "shock"};
 static const char *const partitioners[] = {"metis", "block", NULL};
 static const char *const sync_modes[] = {"persistent", "basic", NULL};
+static const char *const relaxations[] = {"none", "pressure", NULL};
 
 const char *const deck_sections[] = {"mesh", "case", "physics", "materials", "parallel", "loadbalance", "output", "run", NULL};
 
@@ -163,6 +164,9 @@ const struct deck_key deck_keys[] = {
     {"materials", "threshold", KEY_DOUBLE, "1e-10", 0, 0.5, NULL,
      "a material whose volume fraction in a cell falls below this leaves the cell (its mass is counted as removed, "
      "as MaHyCo's 1e-10)", OFF(mat_threshold)},
+    {"materials", "relax", KEY_ENUM, "none", 0, 0, relaxations,
+     "none: frozen fractions, each material keeps its own pressure (MaHyCo); pressure: after the Lagrange phase and "
+     "the remap, a mixed cell's materials reach one pressure at constant volume and internal energy", OFF(mat_relax)},
 
     {"parallel", "partitioner", KEY_ENUM, "metis", 0, 0, partitioners,
      "metis: METIS k-way on the cell dual graph (rank 0); block: geometric blocks of a cartesian mesh",

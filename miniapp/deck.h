@@ -70,6 +70,7 @@ struct config {
     int nmat;
     struct material_decl mat[HYDRO_MAT_MAX];
     double mat_threshold; /* a material whose volume fraction falls below this leaves the cell */
+    int mat_relax;        /* 0 none (MaHyCo), 1 pressure */
     /* [parallel] */
     int partitioner;
     long ghost_layers;

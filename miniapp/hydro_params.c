@@ -31,6 +31,7 @@ void hydro_params_from_deck(struct run *run, struct hydro_params *hp, struct cas
     *hp = (struct hydro_params){
         .nmat = cfg->nmat,
         .threshold = cfg->mat_threshold,
+        .relax = cfg->mat_relax,
         .cfl = cfg->cfl,
         .q1 = cfg->q1,
         .dt_init = cfg->dt_init,

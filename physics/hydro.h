@@ -20,6 +20,7 @@ enum dt_control { DT_MAHYCO, DT_MICROHYDRO, DT_COUNT };
 struct hydro_params {
     int nmat;                       /* materials: material k uses eos[k] and q2[k] */
     double threshold;               /* a material whose volume fraction falls below this leaves the cell */
+    int relax;                      /* 1: mixed cells relaxed to one pressure (materials.h) */
     struct eos eos[HYDRO_MAT_MAX];
     double cfl;       /* dt = cfl min L / (c + |v|) (MicroHydro's control: cfl min L / c) */
     double q1, q2[HYDRO_MAT_MAX]; /* artificial viscosity: q = rho (-q1 L c div u + q2 L^2 div u^2) in compression */

@@ -16,10 +16,69 @@ void mat_init_cell(int nmat, struct hydro_fields *f, int32_t c, int k)
     }
 }
 
+/* The relaxed volumes of cell c's materials at common pressure p: each material k (volume vk,
+ * internal energy ek) does the work p (V_k' - V_k), so that its stiffened-gas pressure is p:
+ * V_k' = (g - 1)(E_k + p V_k) / (g (p + p_inf)). Returns sum V_k' - V (decreasing in p). */
+static double relaxed(const struct hydro_params *hp, const double *vk, const double *ek, const int *k, int n, double p,
+                      double V, double *out)
+{
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        double g = hp->eos[k[i]].gamma, pi = hp->eos[k[i]].p_inf; /* 0 for a perfect gas */
+        out[i] = (g - 1.0) * (ek[i] + p * vk[i]) / (g * (p + pi));
+        sum += out[i];
+    }
+    return sum - V;
+}
+
+/* materials.relax = pressure: cell c's materials brought to one pressure p* at constant total
+ * volume and internal energy (each pays its p* dV): F(p) = sum V_k'(p) - V decreases from +inf
+ * at p = -min p_inf to a negative limit, so its root is bracketed and found by bisection. */
+static void relax_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c)
+{
+    const int nm = hp->nmat;
+    const size_t o = (size_t)c * nm;
+    const double V = f->vol[c];
+    double vk[HYDRO_MAT_MAX], ek[HYDRO_MAT_MAX], out[HYDRO_MAT_MAX], lo = -INFINITY, guess = 0;
+    int k[HYDRO_MAT_MAX], n = 0;
+    for (int j = 0; j < nm; j++)
+        if (f->mfrac[o + j] > 0) {
+            k[n] = j;
+            vk[n] = f->mfrac[o + j] * V;
+            ek[n] = f->mmass[o + j] * f->me[o + j];
+            double pi = hp->eos[j].p_inf;
+            lo = -pi > lo ? -pi : lo;
+            guess += f->mfrac[o + j] * f->mp[o + j];
+            n++;
+        }
+    if (n < 2)
+        return;
+    double hi = fmax(guess, lo) + fabs(guess) + 1.0; /* grows until F(hi) < 0 */
+    for (int it = 0; it < 200 && relaxed(hp, vk, ek, k, n, hi, V, out) > 0; it++)
+        hi = lo + 2.0 * (hi - lo);
+    double a = lo, b = hi;
+    for (int it = 0; it < 200 && b - a > 1e-15 * (fabs(a) + fabs(b)); it++) {
+        double mid = 0.5 * (a + b);
+        if (mid <= a || mid >= b)
+            break;
+        *(relaxed(hp, vk, ek, k, n, mid, V, out) > 0 ? &a : &b) = mid;
+    }
+    double p = b, sum = 0;
+    relaxed(hp, vk, ek, k, n, p, V, out);
+    for (int i = 0; i < n; i++)
+        sum += out[i];
+    for (int i = 0; i < n; i++) { /* fractions summing to 1; energies after the work p (V_k' - V_k) */
+        f->mfrac[o + k[i]] = out[i] / sum;
+        f->me[o + k[i]] = (ek[i] - p * (out[i] - vk[i])) / f->mmass[o + k[i]];
+    }
+}
+
 int mat_eos_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c)
 {
     const int nm = hp->nmat;
     const size_t o = (size_t)c * nm;
+    if (hp->relax)
+        relax_cell(hp, f, c);
     double m = f->mass[c], rho = f->rho[c], p = 0, cs = 0, e = 0;
     int bad = 0;
     for (int k = 0; k < nm; k++) {
@@ -85,6 +144,10 @@ int mat_lagrange_cell(const struct hydro_params *hp, struct hydro_fields *f, int
     f->p[c] = p;
     f->e[c] = e;
     f->c[c] = cs;
+    if (hp->relax && mat_eos_cell(hp, f, c)) { /* one pressure in the mixed cells, then the means again */
+        *what = "a material has no sound speed after the pressure relaxation";
+        return -1;
+    }
     return 0;
 }
 

@@ -11,6 +11,10 @@
  * flux is the sum of its materials'. A material whose fraction falls below the threshold (or
  * whose mass or energy would turn negative) leaves the cell: its mass is counted as removed.
  *
+ * With hydro_params' relax (materials.relax = pressure; MaHyCo has none), a mixed cell's
+ * materials are brought to one pressure after the Lagrange phase and after the remap, at
+ * constant cell volume and internal energy (each material pays its p dV).
+ *
  * Storage: [ncells][nmat] arrays (hydro_fields' mfrac, mmass, me, mp), dense in the materials
  * for now. */
 #ifndef HYDRO_MATERIALS_H
@@ -23,8 +27,9 @@ enum { MAT_NPHI = 3 };
 
 /* Cell c of the case's initial state: pure material k, its mass m and energy e. */
 void mat_init_cell(int nmat, struct hydro_fields *f, int32_t c, int k);
-/* Each present material's density, pressure and sound speed from its mass and energy, and the
- * cell's mean p, c and e. Returns 0, or -1 when a material has no sound speed. */
+/* Each present material's density, pressure and sound speed from its mass and energy (relaxed
+ * to one pressure first, with hydro_params' relax), and the cell's mean p, c and e. Returns 0,
+ * or -1 when a material has no sound speed. */
 int mat_eos_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c);
 /* The level-n copies of e_k and p_k, cells [0, nc). */
 void mat_save(int nmat, struct hydro_fields *f, int32_t nc);

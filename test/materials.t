@@ -58,6 +58,26 @@ lp=$(metric wap.v l1) cp=$(metric wap.v contact) xp=$(metric wap.v exact_contact
 awk -v e="$lp" 'BEGIN { exit !(e > 0 && e <= 0.002) }' && within "$cp" "$xp" 1e-4 && [ "$(drifts wap/out)" = 0 ]
 ok $? "water-air, pure Lagrange: L1 / 1000 = $lp, interface at $cp (exact $xp), masses exact"
 
+# materials.relax = pressure: mixed cells reach one pressure (each material pays its p dV)
+mkdir war && (cd war && mpi 2 $HYDRO "$WA" materials.relax=pressure > out 2>&1)
+$V "$(last_dump war)" water_air > war.v 2>&1
+lr=$(metric war.v l1)
+awk -v e="$lr" -v f="$l400" 'BEGIN { exit !(e > 0 && e <= 0.015 && e < f) }' && [ "$(metric war.v time)" = 0.000229 ]
+ok $? "water-air with pressure relaxation, 400 cells: L1 / 1000 = $lr (frozen fractions: $l400)"
+vals() { # the dataset's values, one per line (its first DATA block: the attributes follow)
+    h5dump -y -m %.17g -d "$1" "$2" 2> /dev/null | awk '/DATA {/ { on = 1; next } on && /}/ { exit } on' |
+        tr ',' '\n' | sed -n 's/^ *\([-0-9][-0-9.e+]*\) *$/\1/p'
+}
+vals /cells/material_fraction "$(last_dump war)" | paste - - > war.f
+vals /cells/material_pressure "$(last_dump war)" | paste - - > war.p
+paste war.f war.p | awk '$1 > 0 && $2 > 0 { m++; d = $3 - $4; if (d < 0) d = -d; s = $3 < 0 ? -$3 : $3
+                                             if (d > 1e-9 * s + 1e-6) bad++ }
+                          END { print m + 0 > "war.mixed"; exit !(m > 0 && bad == 0) }'
+ok $? "after the relaxation both materials of each of the $(cat war.mixed) mixed cells have one pressure"
+d=$(drifts war/out)
+awk -v d="$d" 'BEGIN { exit !(d <= 1e-10) }'
+ok $? "with the relaxation each material's mass is conserved to $d relative"
+
 # ---- bi-material Sod (the same gas on both sides), 1D strip with the remap ----
 two="case.materials=ZG ZD"
 for n in 100 400; do
@@ -95,6 +115,12 @@ grep 'Materials at' ref/out | tail -n 1 | grep -q 'removed [1-9]' || diag "no ma
 same "$WA" w2 2 $short
 same "$WA" w3 3 $short parallel.sync_pattern=minimal
 same "$WA" w4 4 $short loadbalance.period=3 loadbalance.mode=shuffle loadbalance.shuffle_fraction=0.3
+label="water-air, pressure relaxation"
+mkdir refr && (cd refr && mpi 1 $HYDRO "$WA" $short materials.relax=pressure > out 2>&1)
+ref=$(last_dump refr)
+same "$WA" wr3 3 $short materials.relax=pressure parallel.sync_pattern=minimal
+label="water-air"
+ref=$(last_dump ref)
 ARCANE_MESH_EXCHANGE_USE_COLLECTIVE=TRUE
 export ARCANE_MESH_EXCHANGE_USE_COLLECTIVE
 same "$WA" w3c 3 $short loadbalance.period=4 loadbalance.mode=shuffle loadbalance.shuffle_fraction=0.2
@@ -137,10 +163,6 @@ d=$(drifts tp1/out)
 awk -v d="$d" 'BEGIN { exit !(d <= 1e-10) }'
 ok $? "triple point: each of the three materials' mass conserved to $d relative"
 # fractions are fractions: in [0, 1], summing to 1 in every cell, some cells mixed
-vals() { # the dataset's values, one per line (its first DATA block: the attributes follow)
-    h5dump -y -m %.17g -d "$1" "$2" 2> /dev/null | awk '/DATA {/ { on = 1; next } on && /}/ { exit } on' |
-        tr ',' '\n' | sed -n 's/^ *\([-0-9][-0-9.e+]*\) *$/\1/p'
-}
 vals /cells/material_fraction "$a" | paste - - - | awk '
     { s = $1 + $2 + $3; e = s - 1; if (e < 0) e = -e; if (e > 1e-12) bad++
       for (i = 1; i <= 3; i++) { if ($i < 0 || $i > 1) bad++; if ($i > 0 && $i < 1) mixed[NR] = 1 } n++ }

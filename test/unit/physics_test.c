@@ -6,6 +6,7 @@
 
 #include "eos.h"
 #include "geometry.h"
+#include "materials.h"
 #include "remap.h"
 #include "tap.h"
 #include "timestep.h"
@@ -194,6 +195,33 @@ static void test_timestep(void)
            "the last step ends at final_time, below dt_min if need be; none shortened once it is reached");
 }
 
+/* materials.relax = pressure on one mixed cell: water at 1e9 Pa beside air at 1e5 Pa */
+static void test_relax(void)
+{
+    struct hydro_params hp = {.nmat = 2, .relax = 1};
+    hp.eos[0] = eos_make(EOS_STIFFENED, 4.4, 6e8, 1e-12, 50);
+    hp.eos[1] = eos_make(EOS_PERFECT, 1.4, 0, 1e-12, 50);
+    double V = 2.0, frac[2] = {0.3, 0.7}, mass[2], e[2], p[2] = {0, 0}, cell[7];
+    double rho[2] = {1000, 50}, p0[2] = {1e9, 1e5};
+    for (int k = 0; k < 2; k++) {
+        mass[k] = rho[k] * frac[k] * V;
+        e[k] = eos_energy(&hp.eos[k], rho[k], p0[k]);
+    }
+    double E0 = mass[0] * e[0] + mass[1] * e[1];
+    struct hydro_fields f = {.vol = &cell[0], .mass = &cell[1], .rho = &cell[2], .p = &cell[3], .c = &cell[4],
+                             .e = &cell[5], .mfrac = frac, .mmass = mass, .me = e, .mp = p};
+    cell[0] = V;
+    cell[1] = mass[0] + mass[1];
+    cell[2] = cell[1] / V;
+    int rc = mat_eos_cell(&hp, &f, 0);
+    double E1 = mass[0] * e[0] + mass[1] * e[1];
+    tap_ok(&t, rc == 0 && fabs(p[0] - p[1]) < 1e-9 * fabs(p[0]) && p[0] > 1e5 && p[0] < 1e9 &&
+               fabs(frac[0] + frac[1] - 1) < 1e-15 && frac[0] > 0.3 && fabs(E1 - E0) < 1e-12 * E0 &&
+               fabs(cell[3] - p[0]) < 1e-9 * p[0],
+           "pressure relaxation: water and air at one pressure %.6g Pa (water's fraction 0.3 -> %.4f), internal "
+           "energy kept to %.1e", p[0], frac[0], fabs(E1 - E0) / E0);
+}
+
 int main(void)
 {
     test_geometry();
@@ -201,5 +229,6 @@ int main(void)
     test_limiters();
     test_lengths();
     test_timestep();
+    test_relax();
     return tap_done(&t);
 }
