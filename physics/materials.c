@@ -153,12 +153,16 @@ int mat_lagrange_cell(const struct hydro_params *hp, struct hydro_fields *f, int
 
 void mat_remap_values(int nmat, const struct hydro_fields *f, int32_t c, double *phi)
 {
+    /* m_k / V as y_k rho: density and mass are synchronised wherever the remap's values are
+     * computed (a ghost's volume is not, between two directional steps of minimal), and a pure
+     * cell's partial density is exactly its density */
     const size_t o = (size_t)c * nmat;
-    const double inv = 1.0 / f->vol[c];
+    const double rho_m = f->rho[c] / f->mass[c];
     for (int k = 0; k < nmat; k++) {
+        double pk = f->mmass[o + k] * rho_m;
         phi[MAT_NPHI * k] = f->mfrac[o + k];
-        phi[MAT_NPHI * k + 1] = f->mmass[o + k] * inv;
-        phi[MAT_NPHI * k + 2] = f->mmass[o + k] * f->me[o + k] * inv;
+        phi[MAT_NPHI * k + 1] = pk;
+        phi[MAT_NPHI * k + 2] = pk * f->me[o + k];
     }
 }
 

@@ -8,8 +8,10 @@
  * cell's L, div u and mean c, the material's q2). Remap: each material's partial volume f_k V,
  * partial density m_k / V and partial energy m_k e_k / V are reconstructed and carried through
  * the faces' swept volumes like the cell's values (no interface reconstruction); the cell's mass
- * flux is the sum of its materials'. A material whose fraction falls below the threshold (or
- * whose mass or energy would turn negative) leaves the cell: its mass is counted as removed.
+ * flux is the sum of its materials'. A material whose fraction falls below the threshold, or
+ * whose mass would turn negative, leaves the cell: its mass is counted as removed. A negative
+ * partial energy is clipped to 0, as MaHyCo does (a stiffened gas may then have no sound speed:
+ * the run stops, naming the cell).
  *
  * With hydro_params' relax (materials.relax = pressure; MaHyCo has none), a mixed cell's
  * materials are brought to one pressure after the Lagrange phase and after the remap, at
@@ -39,7 +41,8 @@ void mat_save(int nmat, struct hydro_fields *f, int32_t nc);
 int mat_lagrange_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double rho0, double rho1,
                       double divu, const char **what);
 
-/* The remap's per-material values of cell c (MAT_NPHI columns each, into phi). */
+/* The remap's per-material values of cell c (MAT_NPHI columns each, into phi): f_k, y_k rho
+ * (= m_k / V) and y_k rho e_k. */
 void mat_remap_values(int nmat, const struct hydro_fields *f, int32_t c, double *phi);
 /* Cell c after the remap's fluxes: dv, dm and de hold each material's partial volume, mass and
  * internal energy gained (negative: lost) through the faces, vol the cell's volume before. New

@@ -159,6 +159,14 @@ a=$(last_dump tp1) b=$(last_dump tp4)
 [ -n "$a" ] && [ -n "$b" ] && sh "$top/test/h5same.sh" --any-deck "$a" "$b" > tp.diff 2>&1
 ok $? "triple point with three materials and the remap: 4 ranks (minimal) bit for bit 1 rank"
 [ -n "$a" ] || diag "$(tail -5 tp1/out)"
+# directional sweeps: between two sweeps minimal synchronises the ghosts' state once
+mkdir td1 td3
+(cd td1 && tp 1 physics.remap_split=directional physics.final_time=0.2)
+(cd td3 && tp 3 physics.remap_split=directional physics.final_time=0.2 parallel.sync_pattern=minimal)
+c1=$(last_dump td1) c3=$(last_dump td3)
+[ -n "$c1" ] && [ -n "$c3" ] && sh "$top/test/h5same.sh" --any-deck "$c1" "$c3" > td.diff 2>&1
+ok $? "triple point, directional sweeps: 3 ranks (minimal) bit for bit 1 rank"
+[ -s td.diff ] && diag "$(head -5 td.diff)"
 d=$(drifts tp1/out)
 awk -v d="$d" 'BEGIN { exit !(d <= 1e-10) }'
 ok $? "triple point: each of the three materials' mass conserved to $d relative"

@@ -7,7 +7,8 @@
 
 /* ---- exact Riemann solver for two stiffened gases (Toro, ch. 4, with p + p_inf in place of
  * p on each side: the pressure is continuous across the contact, p + p_inf is not): Newton
- * on the pressure function, then sampling at s = (x - x0) / t. A perfect gas has p_inf 0. ---- */
+ * on the pressure function, then sampling at s = (x - x0) / t. A perfect gas has p_inf 0. No
+ * vacuum: waves that would open one give a star pressure at the floor -min p_inf. ---- */
 struct riemann_state {
     double rho, u, p;
 };
@@ -45,7 +46,7 @@ static inline void riemann_star2(const struct riemann_state *l, const struct rie
         p = 0.5 * (l->p + r->p) - 0.125 * (r->u - l->u) * (l->rho + r->rho) * (cl + cr);
     }
     double tiny = 1e-14 * (fabs(floor) > 1.0 ? fabs(floor) : 1.0);
-    if (p < floor + tiny)
+    if (!(p >= floor + tiny)) /* NaN too: the two-rarefaction guess of waves that would open a vacuum */
         p = floor + tiny;
     for (int it = 0; it < 200; it++) {
         double dfl, dfr;
