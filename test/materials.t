@@ -130,6 +130,15 @@ mkdir rs && (cd rs && mpi 2 $HYDRO "$WA" $short output.checkpoint_period=7 outpu
 d=$(last_dump rs)
 [ -n "$d" ] && sh "$top/test/h5same.sh" --any-deck "$ref" "$d" > rs.diff 2>&1
 ok $? "water-air restarted from cycle 7 on 3 ranks (written by 2): bit for bit the uninterrupted run"
+# a damaged materials dataset is refused, naming it
+src=rs/checkpoints/hydro_000007.h5
+off=$(h5dump -p -H -d /cells/material_fraction "$src" 2> /dev/null | sed -n 's/.*OFFSET \([0-9]*\).*/\1/p')
+cp "$src" damaged.h5
+printf 'garbage!' | dd of=damaged.h5 bs=1 seek=$((${off:-0} + 64)) conv=notrunc 2> /dev/null
+mpi 2 $HYDRO --restart damaged.h5 > dmg.out 2> dmg.err
+rc=$?
+[ -n "$off" ] && [ $rc -eq 2 ] && grep -q 'dataset /cells/material_fraction does not match its checksum' dmg.err
+ok $? "a damaged /cells/material_fraction is refused, exit 2: $(head -n 1 dmg.err | cut -c 1-120)"
 # the MaHyCo bench's bi-Sod in 3D with two materials (directional sweeps)
 label="bisod_x 3D, two materials"
 BI="$top/inputs/bench/mahyco.ini mesh.nx=40 mesh.ny=6 mesh.nz=6 run.max_cycles=20 output.checkpoint_period=0"
