@@ -314,6 +314,10 @@ static void write_attributes(hid_t file, const struct dump_meta *meta, int dim, 
     hid_t gdiag = H5_CHECK(H5Gcreate2(file, "diagnostics", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
     h5_attr_double(gdiag, "initial_mass", meta->mass0, tmp);
     h5_attr_double(gdiag, "initial_energy", meta->energy0, tmp);
+    if (meta->nmat > 1) {
+        h5_attr_doubles(gdiag, "material_initial_mass", meta->nmat, meta->mat_mass0, tmp);
+        h5_attr_doubles(gdiag, "material_removed_mass", meta->nmat, meta->mat_removed, tmp);
+    }
     H5_CHECK(H5Gclose(gdiag), tmp);
 }
 

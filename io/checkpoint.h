@@ -13,11 +13,16 @@ enum { CHECKPOINT_FORMAT_VERSION = 2 }; /* 2: a crc32 attribute on every dataset
 #define CHECKPOINT_FORMAT "hydro-checkpoint"
 
 /* The time-stepping state written as root attributes. */
+enum { DUMP_MAT_MAX = 8 }; /* materials a dump's diagnostics hold (HYDRO_MAT_MAX) */
+
 struct dump_meta {
     long cycle;
     double time, dt;
     double dt_old;         /* the step that led to this state */
     double mass0, energy0; /* totals at t = 0, for drift reports after a restart */
+    int nmat;              /* > 1: each material's mass at t = 0 and the mass removed so far below the
+                            * threshold (over all ranks), into /diagnostics */
+    double mat_mass0[DUMP_MAT_MAX], mat_removed[DUMP_MAT_MAX];
     const char *deck_text;    /* the resolved deck */
     const char *code_version; /* "hydro X.Y.Z (revision)" */
 };

@@ -60,6 +60,16 @@ void h5_attr_double(hid_t obj, const char *name, double v, const char *path)
     attr_write(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v, path);
 }
 
+void h5_attr_doubles(hid_t obj, const char *name, int n, const double *v, const char *path)
+{
+    hsize_t dim = (hsize_t)n;
+    hid_t space = H5_CHECK(H5Screate_simple(1, &dim, NULL), path);
+    hid_t a = H5_CHECK(H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT), path);
+    H5_CHECK(H5Awrite(a, H5T_NATIVE_DOUBLE, v), path);
+    H5_CHECK(H5Aclose(a), path);
+    H5_CHECK(H5Sclose(space), path);
+}
+
 void h5_attr_i64(hid_t obj, const char *name, int64_t v, const char *path)
 {
     attr_write(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, path);
@@ -140,6 +150,26 @@ int h5_read_attr_double(hid_t obj, const char *name, double *v)
     int rc = H5Aread(a, H5T_NATIVE_DOUBLE, v) < 0 ? -1 : 0;
     H5Aclose(a);
     return rc;
+}
+
+int h5_read_attr_doubles(hid_t obj, const char *name, int max, double *v)
+{
+    if (H5Aexists(obj, name) <= 0)
+        return -1;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    if (a < 0)
+        return -1;
+    hid_t t = H5Aget_type(a), s = H5Aget_space(a);
+    hsize_t n = 0;
+    int ok = t >= 0 && s >= 0 && H5Tget_class(t) == H5T_FLOAT && H5Sget_simple_extent_ndims(s) == 1 &&
+             H5Sget_simple_extent_dims(s, &n, NULL) == 1 && n >= 1 && n <= (hsize_t)max &&
+             H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0;
+    if (t >= 0)
+        H5Tclose(t);
+    if (s >= 0)
+        H5Sclose(s);
+    H5Aclose(a);
+    return ok ? (int)n : -1;
 }
 
 int h5_read_attr_i64(hid_t obj, const char *name, int64_t *v)

@@ -22,6 +22,8 @@ int64_t h5_check_at(int64_t rc, const char *call, const char *path, int status, 
 
 /* Scalar and string attributes on an object (collective in a parallel file). */
 void h5_attr_double(hid_t obj, const char *name, double v, const char *path);
+/* A one-dimensional attribute of n doubles. */
+void h5_attr_doubles(hid_t obj, const char *name, int n, const double *v, const char *path);
 void h5_attr_i64(hid_t obj, const char *name, int64_t v, const char *path);
 void h5_attr_i32(hid_t obj, const char *name, int32_t v, const char *path);
 void h5_attr_string(hid_t obj, const char *name, const char *v, const char *path);
@@ -33,6 +35,8 @@ uint32_t h5_crc_of_parts(MPI_Comm comm, uint64_t offset, uint64_t nbytes, uint32
 
 /* Reading attributes back, for validation: 0 on success, -1 when absent or of another kind. */
 int h5_read_attr_double(hid_t obj, const char *name, double *v);
+/* A one-dimensional attribute of doubles: how many (at most max, into v), or -1. */
+int h5_read_attr_doubles(hid_t obj, const char *name, int max, double *v);
 int h5_read_attr_i64(hid_t obj, const char *name, int64_t *v);
 /* malloc'd string, NULL when absent or not a string */
 char *h5_read_attr_string(hid_t obj, const char *name);

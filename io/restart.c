@@ -158,6 +158,10 @@ static int read_diagnostics(hid_t file, struct restart_file *rf)
     if (g < 0)
         return -1;
     int rc = h5_read_attr_double(g, "initial_mass", &rf->mass0) || h5_read_attr_double(g, "initial_energy", &rf->energy0);
+    /* materials (optional: dumps of one material, or older ones, have none) */
+    int n = h5_read_attr_doubles(g, "material_initial_mass", DUMP_MAT_MAX, rf->mat_mass0);
+    if (n > 1 && h5_read_attr_doubles(g, "material_removed_mass", DUMP_MAT_MAX, rf->mat_removed) == n)
+        rf->nmat = n;
     H5Gclose(g);
     return rc ? -1 : 0;
 }
@@ -306,11 +310,17 @@ int restart_open(MPI_Comm comm, const char *path, struct restart_file *rf, char 
     struct {
         long cycle;
         double time, dt, dt_old, mass0, energy0;
-        int dim, nranks_written, nvars;
+        int dim, nranks_written, nvars, nmat;
         int64_t ncells, nnodes;
+        double mat_mass0[DUMP_MAT_MAX], mat_removed[DUMP_MAT_MAX];
     } head = {rf->cycle, rf->time, rf->dt, rf->dt_old, rf->mass0, rf->energy0, rf->dim, rf->nranks_written,
-              rf->nvars, rf->ncells, rf->nnodes};
+              rf->nvars, rf->nmat, rf->ncells, rf->nnodes, {0}, {0}};
+    memcpy(head.mat_mass0, rf->mat_mass0, sizeof head.mat_mass0);
+    memcpy(head.mat_removed, rf->mat_removed, sizeof head.mat_removed);
     comm_bcast_bytes(comm, &head, sizeof head, 0);
+    rf->nmat = head.nmat;
+    memcpy(rf->mat_mass0, head.mat_mass0, sizeof head.mat_mass0);
+    memcpy(rf->mat_removed, head.mat_removed, sizeof head.mat_removed);
     rf->cycle = head.cycle;
     rf->time = head.time;
     rf->dt = head.dt;

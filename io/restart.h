@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include "cellset.h"
+#include "checkpoint.h"
 #include "mesh.h"
 #include "vars.h"
 
@@ -23,6 +24,8 @@ struct restart_file {
     long cycle;
     double time, dt, dt_old;
     double mass0, energy0; /* totals at t = 0 */
+    int nmat;              /* > 1 when the dump holds each material's mass at t = 0 and removed mass */
+    double mat_mass0[DUMP_MAT_MAX], mat_removed[DUMP_MAT_MAX];
     int dim, nranks_written;
     int64_t ncells, nnodes;
     int nvars;

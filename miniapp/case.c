@@ -36,9 +36,9 @@ int case_finished(const struct run *run) { return run->case_ops->finished(run->c
 void case_listing(struct run *run) { run->case_ops->listing(run->case_self, run); }
 void case_report(struct run *run) { run->case_ops->report(run->case_self, run); }
 
-void case_totals0(const struct run *run, double *mass0, double *energy0)
+void case_diagnostics(struct run *run, struct dump_meta *meta)
 {
-    run->case_ops->totals0(run->case_self, mass0, energy0);
+    run->case_ops->diagnostics(run->case_self, run, meta);
 }
 
 int case_burns(const struct run *run) { return run->case_ops->burn_seconds != NULL; }

@@ -5,6 +5,7 @@
 #define HYDRO_CASE_H
 
 struct run;
+struct dump_meta;
 
 struct case_ops {
     /* Registers the case's variables, records its synchronisations, sets run->dt and (unless
@@ -23,8 +24,9 @@ struct case_ops {
     /* Listing lines every listing period, and the report at the end (collective both). */
     void (*listing)(void *self, struct run *run);
     void (*report)(void *self, struct run *run);
-    /* Mass and energy at t = 0 for a dump (so that a restart reports its drift from t = 0). */
-    void (*totals0)(const void *self, double *mass0, double *energy0);
+    /* A dump's diagnostics: mass and energy at t = 0 (so that a restart reports its drift from
+     * t = 0), each material's too and the mass removed so far (collective). */
+    void (*diagnostics)(const void *self, struct run *run, struct dump_meta *meta);
     /* Seconds n evaluations of the cost model's extra work take (its calibration); NULL when
      * the case does no such work. */
     double (*burn_seconds)(void *self, long n);
@@ -42,7 +44,7 @@ int case_cycle(struct run *run);
 int case_finished(const struct run *run);
 void case_listing(struct run *run);
 void case_report(struct run *run);
-void case_totals0(const struct run *run, double *mass0, double *energy0);
+void case_diagnostics(struct run *run, struct dump_meta *meta);
 /* Whether the case does the cost model's extra work, and the seconds n evaluations take. */
 int case_burns(const struct run *run);
 double case_burn_seconds(struct run *run, long n);

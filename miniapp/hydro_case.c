@@ -6,6 +6,7 @@
 
 #include "case.h"
 #include "check.h"
+#include "checkpoint.h"
 #include "comm.h"
 #include "cost.h"
 #include "hydro_fields.h"
@@ -18,6 +19,8 @@
 #include "run.h"
 #include "sync_points.h"
 #include "timestep.h"
+
+_Static_assert(HYDRO_MAT_MAX <= DUMP_MAT_MAX, "a dump's diagnostics hold every material");
 
 struct scheme {
     struct hydro h;
@@ -202,6 +205,10 @@ static void hydro_restored(void *self, struct run *run)
     }
     s->totals.mass0 = run->restart->mass0;
     s->totals.energy0 = run->restart->energy0;
+    for (int k = 0; k < run->restart->nmat && run->restart->nmat == s->h.hp.nmat; k++) {
+        s->totals.mat0[k] = run->restart->mat_mass0[k];
+        s->h.removed[k] = run->rank == 0 ? run->restart->mat_removed[k] : 0; /* summed over the ranks */
+    }
 }
 
 /* The next time step from the reduced candidate and the cycle's largest relative density
@@ -276,11 +283,21 @@ static void hydro_report_op(void *self, struct run *run)
     hydro_report(run, &s->book, sync_points_name(s->pattern), &s->kern);
 }
 
-static void hydro_totals0(const void *self, double *mass0, double *energy0)
+static void hydro_diagnostics(const void *self, struct run *run, struct dump_meta *meta)
 {
     const struct scheme *s = self;
-    *mass0 = s->totals.mass0;
-    *energy0 = s->totals.energy0;
+    meta->mass0 = s->totals.mass0;
+    meta->energy0 = s->totals.energy0;
+    meta->nmat = s->h.hp.nmat;
+    if (meta->nmat < 2)
+        return;
+    struct reduction r = {0}; /* what left the cells, summed over the ranks */
+    reduction_start(run->comm, &r, s->h.removed, meta->nmat, 0);
+    reduction_finish(&r);
+    for (int k = 0; k < meta->nmat; k++) {
+        meta->mat_mass0[k] = s->totals.mat0[k];
+        meta->mat_removed[k] = r.out[k];
+    }
 }
 
 static double hydro_burn_seconds(void *self, long n)
@@ -310,7 +327,7 @@ const struct case_ops hydro_case_ops = {
     .finished = hydro_finished,
     .listing = hydro_listing,
     .report = hydro_report_op,
-    .totals0 = hydro_totals0,
+    .diagnostics = hydro_diagnostics,
     .burn_seconds = hydro_burn_seconds,
     .destroy = hydro_destroy,
 };

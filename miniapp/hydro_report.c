@@ -48,7 +48,7 @@ static void print_materials(const struct totals_report *t, struct run *run)
         if (t->mat0[k] > 0)
             snprintf(line + len, sizeof line - len, "%s%s %.12e (drift %+.3e, removed %.3e)", k ? "; " : "",
                      t->names[k], mk, (mk + gone - t->mat0[k]) / t->mat0[k], gone);
-        else /* after a restart: no mass at t = 0 to compare with, the removed mass counted from the restart */
+        else /* restarted from a dump without materials' diagnostics: the removed mass counted from the restart */
             snprintf(line + len, sizeof line - len, "%s%s %.12e (removed since the restart %.3e)", k ? "; " : "",
                      t->names[k], mk, gone);
     }

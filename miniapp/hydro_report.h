@@ -16,8 +16,8 @@ struct totals_report {
     double time;
     double mass0, energy0; /* at t = 0: the drift's reference */
     int nmat;              /* > 1: each material's mass is reported too */
-    double mat0[HYDRO_MAT_MAX]; /* each material's mass at t = 0 (0 after a restart, which dumps do not
-                                 * hold yet: no drift shown, the removed mass counted from the restart) */
+    double mat0[HYDRO_MAT_MAX]; /* each material's mass at t = 0 (from the dump after a restart; 0 when
+                                 * it has none: no drift shown, the removed mass counted from the restart) */
     char names[HYDRO_MAT_MAX][32];
 };
 

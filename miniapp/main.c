@@ -78,7 +78,7 @@ static void dump(struct run *run)
                              .dt_old = run->dt_old,
                              .deck_text = run->deck_text,
                              .code_version = version};
-    case_totals0(run, &meta.mass0, &meta.energy0);
+    case_diagnostics(run, &meta);
     struct dump_report rep;
     timers_start(&run->tm, TIMER_DUMP);
     if (checkpoint_write(run->dumps, run->mesh, &run->reg, &meta, &rep, err, sizeof err)) {

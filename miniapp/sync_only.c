@@ -6,6 +6,7 @@
 
 #include "case.h"
 #include "check.h"
+#include "checkpoint.h"
 #include "comm.h"
 #include "run.h"
 #include "syncbook.h"
@@ -152,10 +153,11 @@ static void sync_report(void *self, struct run *run)
     listing_printf(run->lst, "Sync", "Ghost values verified: %s", run->cfg.verify ? "yes, all equal their owner's" : "no");
 }
 
-static void sync_totals0(const void *self, double *mass0, double *energy0)
+static void sync_diagnostics(const void *self, struct run *run, struct dump_meta *meta)
 {
     (void)self;
-    *mass0 = *energy0 = 0; /* no physics */
+    (void)run;
+    meta->mass0 = meta->energy0 = 0; /* no physics */
 }
 
 static void sync_destroy(void *self)
@@ -175,7 +177,7 @@ const struct case_ops sync_only_ops = {
     .finished = sync_finished,
     .listing = sync_listing,
     .report = sync_report,
-    .totals0 = sync_totals0,
+    .diagnostics = sync_diagnostics,
     .burn_seconds = NULL, /* no cost-model work */
     .destroy = sync_destroy,
 };

@@ -130,6 +130,11 @@ mkdir rs && (cd rs && mpi 2 $HYDRO "$WA" $short output.checkpoint_period=7 outpu
 d=$(last_dump rs)
 [ -n "$d" ] && sh "$top/test/h5same.sh" --any-deck "$ref" "$d" > rs.diff 2>&1
 ok $? "water-air restarted from cycle 7 on 3 ranks (written by 2): bit for bit the uninterrupted run"
+# the dump's /diagnostics carry each material's initial mass and the mass removed so far
+removed() { grep 'Materials at' "$1" | tail -n 1 | grep -o 'removed [0-9.e+-]*' | tr '\n' ' '; }
+dr=$(drifts rs/out2)
+[ -n "$(removed ref/out)" ] && [ "$(removed rs/out2)" = "$(removed ref/out)" ] && awk -v d="$dr" 'BEGIN { exit !(d <= 1e-10) }'
+ok $? "after the restart the materials' drift ($dr) and removed mass ($(removed rs/out2)) continue from t = 0"
 # a damaged materials dataset is refused, naming it
 src=rs/checkpoints/hydro_000007.h5
 off=$(h5dump -p -H -d /cells/material_fraction "$src" 2> /dev/null | sed -n 's/.*OFFSET \([0-9]*\).*/\1/p')
