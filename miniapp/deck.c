@@ -153,7 +153,8 @@ const struct deck_key deck_keys[] = {
      OFF(newton_max)},
 
     {"materials", "names", KEY_STRING, "", 0, 0, NULL,
-     "materials, names separated by spaces (at most 8, letters, digits, '_' and '-'); empty: one gas, [physics]'s",
+     "materials, names separated by spaces or commas (at most 8, letters, digits, '_' and '-'); empty: one gas, "
+     "[physics]'s",
      OFF(mat_names_text)},
     {"materials", "eos", KEY_STRING, "", 0, 0, NULL, "each material's equation of state, perfect or stiffened "
      "(as physics.eos), one per name", OFF(mat_eos_text)},
@@ -614,17 +615,18 @@ static void gmsh_file(struct parse_ctx *c)
         cfg->dim = dim;
 }
 
-/* The words of a list key (separated by blanks), at most max of them, each shorter than 32
+/* The words of a list key (separated by blanks or commas: an override without blanks passes
+ * launchers that split arguments, as smpirun), at most max of them, each shorter than 32
  * bytes; their number, or -1 (reported at the key) when there are too many or one is too long. */
 static int words_of(struct parse_ctx *c, const char *section, const char *name, const char *text,
                     char (*w)[32], int max)
 {
     int n = 0;
     for (const char *p = text;;) {
-        p += strspn(p, " \t");
+        p += strspn(p, " \t,");
         if (!*p)
             return n;
-        size_t len = strcspn(p, " \t");
+        size_t len = strcspn(p, " \t,");
         if (n == max) {
             fail_at(c, section, name, "more than %d entries", max);
             return -1;

@@ -36,6 +36,18 @@ if [ -x "$HYDRO" ]; then
     grep '^\*I-Hydro      Totals' sim.out > sim.tot
     [ -s real.tot ] && cmp -s real.tot sim.tot; ok $? "mass and energy totals equal the real build's, digit for digit"
     [ -s real.tot ] || diag "$(cat real.err)"
+    # two materials (the Arcane-size bench decks' ZG_mat and ZD_mat): mixed cells in SMPI too;
+    # smpirun splits its arguments at blanks, so the lists are written with commas
+    timeout "$TIMEOUT" sh "$LAUNCH" -n 4 "$@" case.materials=ZG,ZD materials.names=ZG,ZD materials.eos=perfect,perfect \
+        materials.gamma=1.4,1.4 > simm.out 2> simm.err
+    mat="case.materials=ZG ZD"
+    mpi 4 "$HYDRO" "$@" "$mat" "materials.names=ZG ZD" "materials.eos=perfect perfect" "materials.gamma=1.4 1.4" \
+        > realm.out 2> realm.err
+    grep '^\*I-Hydro      \(Totals\|Materials\)' realm.out > realm.tot
+    grep '^\*I-Hydro      \(Totals\|Materials\)' simm.out > simm.tot
+    [ -s realm.tot ] && grep -q Materials realm.tot && cmp -s realm.tot simm.tot
+    ok $? "two materials (lists with commas): totals and each material's mass as the real build's (blanks), digit for digit"
+    [ -s simm.tot ] || diag "$(cat simm.err)"
 fi
 
 timeout "$TIMEOUT" sh "$LAUNCH" -s 8 -n 4 "$@" > sim8.out 2> sim8.err
