@@ -46,9 +46,10 @@ int64_t h5_check_at(int64_t rc, const char *call, const char *path, int status, 
     hydro_fatal_shared_at(MPI_COMM_WORLD, status, file, line, "%s: %s failed: %s", path, call, summary);
 }
 
-static void attr_write(hid_t obj, const char *name, hid_t ftype, hid_t mtype, const void *v, const char *path)
+/* A scalar attribute (n 0) or a one-dimensional one of n values. */
+static void attr_write(hid_t obj, const char *name, hid_t ftype, hid_t mtype, const void *v, hsize_t n, const char *path)
 {
-    hid_t space = H5_CHECK(H5Screate(H5S_SCALAR), path);
+    hid_t space = H5_CHECK(n ? H5Screate_simple(1, &n, NULL) : H5Screate(H5S_SCALAR), path);
     hid_t a = H5_CHECK(H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT), path);
     H5_CHECK(H5Awrite(a, mtype, v), path);
     H5_CHECK(H5Aclose(a), path);
@@ -57,27 +58,22 @@ static void attr_write(hid_t obj, const char *name, hid_t ftype, hid_t mtype, co
 
 void h5_attr_double(hid_t obj, const char *name, double v, const char *path)
 {
-    attr_write(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v, path);
+    attr_write(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v, 0, path);
 }
 
 void h5_attr_doubles(hid_t obj, const char *name, int n, const double *v, const char *path)
 {
-    hsize_t dim = (hsize_t)n;
-    hid_t space = H5_CHECK(H5Screate_simple(1, &dim, NULL), path);
-    hid_t a = H5_CHECK(H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT), path);
-    H5_CHECK(H5Awrite(a, H5T_NATIVE_DOUBLE, v), path);
-    H5_CHECK(H5Aclose(a), path);
-    H5_CHECK(H5Sclose(space), path);
+    attr_write(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, v, (hsize_t)n, path);
 }
 
 void h5_attr_i64(hid_t obj, const char *name, int64_t v, const char *path)
 {
-    attr_write(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, path);
+    attr_write(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, 0, path);
 }
 
 void h5_attr_i32(hid_t obj, const char *name, int32_t v, const char *path)
 {
-    attr_write(obj, name, H5T_STD_I32LE, H5T_NATIVE_INT32, &v, path);
+    attr_write(obj, name, H5T_STD_I32LE, H5T_NATIVE_INT32, &v, 0, path);
 }
 
 void h5_attr_string(hid_t obj, const char *name, const char *v, const char *path)
@@ -85,13 +81,13 @@ void h5_attr_string(hid_t obj, const char *name, const char *v, const char *path
     hid_t t = H5_CHECK(H5Tcopy(H5T_C_S1), path);
     H5_CHECK(H5Tset_size(t, strlen(v) + 1), path);
     H5_CHECK(H5Tset_strpad(t, H5T_STR_NULLTERM), path);
-    attr_write(obj, name, t, t, v, path);
+    attr_write(obj, name, t, t, v, 0, path);
     H5_CHECK(H5Tclose(t), path);
 }
 
 void h5_attr_u32(hid_t obj, const char *name, uint32_t v, const char *path)
 {
-    attr_write(obj, name, H5T_STD_U32LE, H5T_NATIVE_UINT32, &v, path);
+    attr_write(obj, name, H5T_STD_U32LE, H5T_NATIVE_UINT32, &v, 0, path);
 }
 
 static int by_offset(const void *a, const void *b)
@@ -121,8 +117,9 @@ uint32_t h5_crc_of_parts(MPI_Comm comm, uint64_t offset, uint64_t nbytes, uint32
     return whole;
 }
 
-/* Open attribute name if it exists with the given type class, else -1 (no error printed). */
-static hid_t attr_open(hid_t obj, const char *name, H5T_class_t cls)
+/* Open attribute name if it exists with the given type class, else -1 (no error printed):
+ * scalar when n is NULL, else one-dimensional with its length in *n. */
+static hid_t attr_open(hid_t obj, const char *name, H5T_class_t cls, hsize_t *n)
 {
     if (H5Aexists(obj, name) <= 0)
         return -1;
@@ -130,7 +127,9 @@ static hid_t attr_open(hid_t obj, const char *name, H5T_class_t cls)
     if (a < 0)
         return -1;
     hid_t t = H5Aget_type(a), s = H5Aget_space(a);
-    int ok = t >= 0 && s >= 0 && H5Tget_class(t) == cls && H5Sget_simple_extent_type(s) == H5S_SCALAR;
+    int ok = t >= 0 && s >= 0 && H5Tget_class(t) == cls &&
+             (n ? H5Sget_simple_extent_ndims(s) == 1 && H5Sget_simple_extent_dims(s, n, NULL) == 1
+                : H5Sget_simple_extent_type(s) == H5S_SCALAR);
     if (t >= 0)
         H5Tclose(t);
     if (s >= 0)
@@ -144,7 +143,7 @@ static hid_t attr_open(hid_t obj, const char *name, H5T_class_t cls)
 
 int h5_read_attr_double(hid_t obj, const char *name, double *v)
 {
-    hid_t a = attr_open(obj, name, H5T_FLOAT);
+    hid_t a = attr_open(obj, name, H5T_FLOAT, NULL);
     if (a < 0)
         return -1;
     int rc = H5Aread(a, H5T_NATIVE_DOUBLE, v) < 0 ? -1 : 0;
@@ -154,27 +153,18 @@ int h5_read_attr_double(hid_t obj, const char *name, double *v)
 
 int h5_read_attr_doubles(hid_t obj, const char *name, int max, double *v)
 {
-    if (H5Aexists(obj, name) <= 0)
-        return -1;
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    hsize_t n = 0;
+    hid_t a = attr_open(obj, name, H5T_FLOAT, &n);
     if (a < 0)
         return -1;
-    hid_t t = H5Aget_type(a), s = H5Aget_space(a);
-    hsize_t n = 0;
-    int ok = t >= 0 && s >= 0 && H5Tget_class(t) == H5T_FLOAT && H5Sget_simple_extent_ndims(s) == 1 &&
-             H5Sget_simple_extent_dims(s, &n, NULL) == 1 && n >= 1 && n <= (hsize_t)max &&
-             H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0;
-    if (t >= 0)
-        H5Tclose(t);
-    if (s >= 0)
-        H5Sclose(s);
+    int ok = n >= 1 && n <= (hsize_t)max && H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0;
     H5Aclose(a);
     return ok ? (int)n : -1;
 }
 
 int h5_read_attr_i64(hid_t obj, const char *name, int64_t *v)
 {
-    hid_t a = attr_open(obj, name, H5T_INTEGER);
+    hid_t a = attr_open(obj, name, H5T_INTEGER, NULL);
     if (a < 0)
         return -1;
     int rc = H5Aread(a, H5T_NATIVE_INT64, v) < 0 ? -1 : 0;
@@ -184,7 +174,7 @@ int h5_read_attr_i64(hid_t obj, const char *name, int64_t *v)
 
 char *h5_read_attr_string(hid_t obj, const char *name)
 {
-    hid_t a = attr_open(obj, name, H5T_STRING);
+    hid_t a = attr_open(obj, name, H5T_STRING, NULL);
     if (a < 0)
         return NULL;
     hid_t t = H5Aget_type(a);

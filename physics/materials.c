@@ -34,7 +34,7 @@ static double relaxed(const struct hydro_params *hp, const double *vk, const dou
 /* materials.relax = pressure: cell c's materials brought to one pressure p* at constant total
  * volume and internal energy (each pays its p* dV): F(p) = sum V_k'(p) - V decreases from +inf
  * at p = -min p_inf to a negative limit, so its root is bracketed and found by bisection. */
-static void relax_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c)
+static int relax_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c)
 {
     const int nm = hp->nmat;
     const size_t o = (size_t)c * nm;
@@ -52,7 +52,7 @@ static void relax_cell(const struct hydro_params *hp, struct hydro_fields *f, in
             n++;
         }
     if (n < 2)
-        return;
+        return 0; /* a pure cell */
     double hi = fmax(guess, lo) + fabs(guess) + 1.0; /* grows until F(hi) < 0 */
     for (int it = 0; it < 200 && relaxed(hp, vk, ek, k, n, hi, V, out) > 0; it++)
         hi = lo + 2.0 * (hi - lo);
@@ -71,14 +71,16 @@ static void relax_cell(const struct hydro_params *hp, struct hydro_fields *f, in
         f->mfrac[o + k[i]] = out[i] / sum;
         f->me[o + k[i]] = (ek[i] - p * (out[i] - vk[i])) / f->mmass[o + k[i]];
     }
+    return 1;
 }
 
-int mat_eos_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c)
+/* Each present material's density y_k rho / f_k, pressure and sound speed from its mass and
+ * energy, and the cell's mean p, c and e (mp 0 where a material is absent). Returns 0, or -1
+ * when a material has no sound speed. */
+static int eos_means(const struct hydro_params *hp, struct hydro_fields *f, int32_t c)
 {
     const int nm = hp->nmat;
     const size_t o = (size_t)c * nm;
-    if (hp->relax)
-        relax_cell(hp, f, c);
     double m = f->mass[c], rho = f->rho[c], p = 0, cs = 0, e = 0;
     int bad = 0;
     for (int k = 0; k < nm; k++) {
@@ -101,6 +103,13 @@ int mat_eos_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t 
     return bad ? -1 : 0;
 }
 
+int mat_eos_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c)
+{
+    if (hp->relax)
+        relax_cell(hp, f, c);
+    return eos_means(hp, f, c);
+}
+
 void mat_save(int nmat, struct hydro_fields *f, int32_t nc)
 {
     memcpy(f->me0, f->me, (size_t)nc * nmat * sizeof *f->me);
@@ -113,7 +122,7 @@ int mat_lagrange_cell(const struct hydro_params *hp, struct hydro_fields *f, int
     const int nm = hp->nmat;
     const size_t o = (size_t)c * nm;
     const double L = f->len[c], cbar = f->c[c], m = f->mass[c];
-    double q = 0, p = 0, e = 0, cs = 0;
+    double q = 0;
     for (int k = 0; k < nm; k++) {
         double fk = f->mfrac[o + k];
         if (!(fk > 0))
@@ -128,23 +137,21 @@ int mat_lagrange_cell(const struct hydro_params *hp, struct hydro_fields *f, int
             *what = "a material's energy update (Newton iteration) did not converge";
             return -1;
         }
-        double pk = eos_pressure(&hp->eos[k], r1, e1), ck = eos_sound_speed(&hp->eos[k], r1, pk);
-        if (!isfinite(e1) || !isfinite(pk) || !isfinite(ck)) {
+        if (!isfinite(e1)) {
             *what = "NaN in a material's energy or pressure";
             return -1;
         }
         f->me[o + k] = e1;
-        f->mp[o + k] = pk;
         q += fk * qk;
-        p += fk * pk;
-        e += y * e1;
-        cs = ck > cs ? ck : cs;
     }
     f->q[c] = q;
-    f->p[c] = p;
-    f->e[c] = e;
-    f->c[c] = cs;
-    if (hp->relax && mat_eos_cell(hp, f, c)) { /* one pressure in the mixed cells, then the means again */
+    /* the pressures and means at rho1 (f->rho, set by the caller); with the relaxation a mixed
+     * cell then reaches one pressure (its bracket starts from these) and its means are redone */
+    if (eos_means(hp, f, c)) {
+        *what = "NaN in a material's energy or pressure";
+        return -1;
+    }
+    if (hp->relax && relax_cell(hp, f, c) && eos_means(hp, f, c)) {
         *what = "a material has no sound speed after the pressure relaxation";
         return -1;
     }
