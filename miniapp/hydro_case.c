@@ -291,13 +291,11 @@ static void hydro_diagnostics(const void *self, struct run *run, struct dump_met
     meta->nmat = s->h.hp.nmat;
     if (meta->nmat < 2)
         return;
-    struct reduction r = {0}; /* what left the cells, summed over the ranks */
-    reduction_start(run->comm, &r, s->h.removed, meta->nmat, 0);
-    reduction_finish(&r);
     for (int k = 0; k < meta->nmat; k++) {
         meta->mat_mass0[k] = s->totals.mat0[k];
-        meta->mat_removed[k] = r.out[k];
+        meta->mat_removed[k] = s->h.removed[k];
     }
+    comm_sum_doubles(run->comm, meta->mat_removed, meta->nmat); /* what left the cells, over the ranks */
 }
 
 static double hydro_burn_seconds(void *self, long n)

@@ -254,22 +254,44 @@ static int mesh_size(struct run *run, int *dim, int64_t *cells)
     return (int)v[0];
 }
 
+/* The estimate for this run's ranks and what a rank may have, the same on every rank (collective).
+ * Returns -1 on every rank when a Gmsh file's headers cannot be read (the reader says why). */
+static int estimate_run(struct run *run, struct mem_estimate *e, int *node_ranks, double *avail)
+{
+    int dim;
+    int64_t cells;
+    *node_ranks = comm_node_ranks(run->comm);
+    if (mesh_size(run, &dim, &cells))
+        return -1;
+    mem_estimate(&run->cfg, run->size, *node_ranks, dim, cells, e);
+    *avail = mem_available(&run->cfg, *node_ranks);
+    return 0;
+}
+
+/* "about N per rank at most (...), rank 0 at set-up M; available A per rank", for the listing
+ * and --check. */
+static void summary(const struct mem_estimate *e, double avail, char *out, size_t n)
+{
+    char a[32], b[32], c[32];
+    snprintf(out, n, "about %s per rank at most (%lld owned, %lld ghost cells)%s%s; available %s per rank",
+             human(e->loop_bytes, a, sizeof a), (long long)e->owned, (long long)e->ghosts,
+             e->setup_bytes > 0 ? ", rank 0 at set-up " : "", e->setup_bytes > 0 ? human(e->setup_bytes, b, sizeof b) : "",
+             avail > 0 ? human(avail, c, sizeof c) : "unknown");
+}
+
 void mem_check(struct run *run)
 {
     struct mem_estimate e;
-    int node_ranks = comm_node_ranks(run->comm), dim;
-    int64_t cells;
-    if (mesh_size(run, &dim, &cells))
+    int node_ranks;
+    double avail;
+    if (estimate_run(run, &e, &node_ranks, &avail))
         return; /* an unreadable Gmsh file: the reader reports it */
-    mem_estimate(&run->cfg, run->size, node_ranks, dim, cells, &e);
-    double avail = mem_available(&run->cfg, node_ranks), need = need_of(&e, run->rank);
+    double need = need_of(&e, run->rank);
     int short_here = avail > 0 && need > avail;
     int first = -comm_max_int(run->comm, short_here ? -run->rank : -run->size);
-    char a[32], b[32], c[32];
-    listing_printf(run->lst, "Memory", "Estimate: about %s per rank at most (%lld owned, %lld ghost cells)%s%s; "
-                   "available %s per rank", human(e.loop_bytes, a, sizeof a), (long long)e.owned, (long long)e.ghosts,
-                   e.setup_bytes > 0 ? ", rank 0 at set-up " : "", e.setup_bytes > 0 ? human(e.setup_bytes, b, sizeof b)
-                   : "", avail > 0 ? human(avail, c, sizeof c) : "unknown");
+    char line[256];
+    summary(&e, avail, line, sizeof line);
+    listing_printf(run->lst, "Memory", "Estimate: %s", line);
     if (first >= run->size)
         return;
     char msg[1024] = "";
@@ -282,18 +304,12 @@ void mem_check(struct run *run)
 void mem_print_check(struct run *run)
 {
     struct mem_estimate e;
-    int node_ranks = comm_node_ranks(run->comm), dim;
-    int64_t cells;
-    if (mesh_size(run, &dim, &cells))
+    int node_ranks;
+    double avail;
+    if (estimate_run(run, &e, &node_ranks, &avail) || run->rank != 0)
         return;
-    mem_estimate(&run->cfg, run->size, node_ranks, dim, cells, &e);
-    double avail = mem_available(&run->cfg, node_ranks);
-    if (run->rank != 0)
-        return;
-    char a[32], b[32], c[32];
-    printf("; memory estimate on %d rank%s: about %s per rank at most (%lld owned, %lld ghost cells)%s%s; available "
-           "%s per rank%s\n", run->size, run->size > 1 ? "s" : "", human(e.loop_bytes, a, sizeof a), (long long)e.owned,
-           (long long)e.ghosts, e.setup_bytes > 0 ? ", rank 0 at set-up " : "",
-           e.setup_bytes > 0 ? human(e.setup_bytes, b, sizeof b) : "", avail > 0 ? human(avail, c, sizeof c) : "unknown",
+    char line[256];
+    summary(&e, avail, line, sizeof line);
+    printf("; memory estimate on %d rank%s: %s%s\n", run->size, run->size > 1 ? "s" : "", line,
            avail > 0 && fmax(e.loop_bytes, e.setup_bytes) > avail ? ": TOO LARGE, the run will be refused" : "");
 }
