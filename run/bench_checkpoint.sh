@@ -41,7 +41,7 @@ dir=$(cd "$dir" && pwd)
 tmp=$(mktemp -d)
 clean() { rm -f "$dir"/hydro_*.h5 "$dir"/hydro_*.xmf "$dir"/hydro.xmf "$dir"/.raw_write.tmp; }
 trap 'rm -rf "$tmp"; clean' EXIT
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. "$top/run/bench_lib.sh" # median, timer, peak
 
 # the bench deck with 40k owned cells per rank (dumps long enough for the listing's milliseconds)
 for i in $(seq "$repeats"); do

@@ -26,8 +26,7 @@ for h in "$1" "$2"; do [ -x "$h" ] || { echo "$0: $h is not an executable" >&2; 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-timer() { awk -v t="$2" '/Rank 0 timers/ {g = 1} g && $2 == t {print $3; exit}' "$1"; }
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. "$top/run/bench_lib.sh" # median, timer, peak
 
 # one CASE run of binary number B (a or b): its figures appended to $tmp/B_<figure>
 measure() {

@@ -36,9 +36,7 @@ for n in "$repeats" "$cycles" "$scale"; do case $n in "" | *[!0-9]* | 0) usage ;
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# seconds of a timer in rank 0's table (one rank: the only one)
-timer() { awk -v t="$2" '/Rank 0 timers/ {g = 1} g && $2 == t {print $3; exit}' "$1"; }
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. "$top/run/bench_lib.sh" # median, timer, peak
 
 for i in $(seq "$repeats"); do
     for d in 3d 2d; do

@@ -37,9 +37,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 deck=$top/inputs/bench/mahyco.ini
-timer() { awk -v t="$2" '/Rank 0 timers/ {g = 1} g && $2 == t {print $3; exit}' "$1"; }
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
-peak() { sed -n 's/.*Peak resident memory per rank: .* max \([0-9.]*\) MB.*/\1/p' "$1"; }
+. "$top/run/bench_lib.sh" # median, timer, peak
 # hy NP VARIANT ARGS...: one run of the variant (one: the deck's gas; two: ZG and ZD)
 hy() {
     np=$1 variant=$2

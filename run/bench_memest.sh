@@ -23,6 +23,7 @@ runs="1|$B/mahyco.ini|mesh.nx=400|3D bisod_x, 160k cells, METIS
 2|$top/inputs/sync_only.ini|mesh.nx=100 mesh.ny=40 mesh.nz=40 case.cell_vars=20 case.components=8|sync_only, 20 cell vars x 8, 160k cells
 8|$B/micro_hydro_lb8.1.ini|run.max_cycles=10|MicroHydro lb8.1 (300 padding vars + 50, 2 shuffles)
 2|$top/inputs/sedov_gmsh.ini||Gmsh quarter disc, Sedov"
+. "$top/run/bench_lib.sh" # peak
 echo "| run | ranks | estimate MB | peak RSS MB (largest rank) | estimate / peak |"
 echo "|---|---|---|---|---|"
 echo "$runs" | while IFS='|' read -r np deck over what; do
@@ -34,6 +35,6 @@ echo "$runs" | while IFS='|' read -r np deck over what; do
         for (i = 1; i < NF; i++) if ($(i + 1) ~ /^(MB|GB)/ && $i ~ /^[0-9.]+$/) {
             v = $(i + 1) ~ /^GB/ ? $i * 1000 : $i; if (v > m) m = v }
         print m }')
-    p=$(sed -n 's/.*Peak resident memory per rank: .* max \([0-9.]*\) MB.*/\1/p' "$tmp/out")
+    p=$(peak "$tmp/out")
     awk -v w="$what" -v n="$np" -v e="$e" -v p="$p" 'BEGIN { printf "| %s | %d | %s | %s | %.2f |\n", w, n, e, p, e / p }'
 done

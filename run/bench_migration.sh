@@ -33,7 +33,7 @@ shift $((OPTIND - 1))
 warm=${BENCH_MIGRATION_WARMUP:-4} # migrations per run left out of the "after warm-up" medians
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+. "$top/run/bench_lib.sh" # median, timer, peak
 # raw MODE...: the baseline (hot: back to back; cold: as a migration), with the sizes the last
 # point-to-point run sent; run between and after hydro's runs, so that it shares their minutes
 raw() {
