@@ -10,14 +10,31 @@
 #include "dgraph.h"
 #include "distribute.h"
 
+int partition_too_few(long long cells, int P, char *err, size_t errlen)
+{
+    if (cells >= P)
+        return 0;
+    snprintf(err, errlen, "the mesh has %lld cells, fewer than the %d ranks", cells, P);
+    return -1;
+}
+
+int partition_block_split(const struct box *b, int P, int parts[3], char *err, size_t errlen)
+{
+    if (!cartesian_split(b, P, parts))
+        return 0;
+    snprintf(err, errlen, "cannot split %lld x %lld x %lld cells into %d blocks of at least one cell",
+             (long long)b->n[0], (long long)b->n[1], (long long)(b->dim == 3 ? b->n[2] : 1), P);
+    return -1;
+}
+
 int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct cellset *some, struct cellset *own,
                     char *err, size_t errlen)
 {
     const int P = comm_size(comm);
     long long n = comm_sum_ll(comm, some->ncells);
-    if (n < P) {
-        if (comm_rank(comm) == 0)
-            snprintf(err, errlen, "the mesh has %lld cells, fewer than the %d ranks", n, P);
+    if (partition_too_few(n, P, err, errlen)) {
+        if (comm_rank(comm) != 0)
+            err[0] = '\0';
         return -1;
     }
     if (!pt)
@@ -38,11 +55,8 @@ int partition_block(MPI_Comm comm, const struct box *b, struct cellset *own, int
                     size_t errlen)
 {
     int P = comm_size(comm);
-    if (cartesian_split(b, P, parts)) {
-        snprintf(err, errlen, "cannot split %lld x %lld x %lld cells into %d blocks of at least one cell",
-                 (long long)b->n[0], (long long)b->n[1], (long long)(b->dim == 3 ? b->n[2] : 1), P);
+    if (partition_block_split(b, P, parts, err, errlen))
         return -1;
-    }
     int64_t lo[3], hi[3];
     cartesian_block(b, parts, comm_rank(comm), lo, hi);
     cartesian_generate(b, lo, hi, own);
@@ -64,11 +78,8 @@ int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struc
                                  int parts[3], char *err, size_t errlen)
 {
     int P = comm_size(comm);
-    if (cartesian_split(b, P, parts)) {
-        snprintf(err, errlen, "cannot split %lld x %lld x %lld cells into %d blocks of at least one cell",
-                 (long long)b->n[0], (long long)b->n[1], (long long)(b->dim == 3 ? b->n[2] : 1), P);
+    if (partition_block_split(b, P, parts, err, errlen))
         return -1;
-    }
     int *dest = xmalloc((size_t)(some->ncells ? some->ncells : 1) * sizeof *dest);
     for (int64_t c = 0; c < some->ncells; c++) {
         int64_t g = some->gid[c], i = g % b->n[0], j = (g / b->n[0]) % b->n[1], k = g / (b->n[0] * b->n[1]);

@@ -12,6 +12,12 @@
 #include "mesh.h"
 #include "partitioner.h"
 
+/* Whether a mesh of cells can have P parts of at least one cell: 0, or -1 with the reason in err. */
+int partition_too_few(long long cells, int P, char *err, size_t errlen);
+/* The block partitioner's split of box b into P blocks (parts per axis): 0, or -1 with the
+ * reason in err. */
+int partition_block_split(const struct box *b, int P, int parts[3], char *err, size_t errlen);
+
 /* Collective. The cells spread over the ranks in some (any way: all on rank 0 at set-up, each
  * rank's block of a dump at a restart; ascending global ids on each rank, the ids over all ranks
  * exactly 0 .. N-1, as every mesh hydro reads has them) are partitioned into

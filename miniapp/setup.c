@@ -122,14 +122,10 @@ int setup_check_mesh(MPI_Comm comm, const struct config *cfg, char *summary, siz
     comm_bcast_bytes(comm, &cells, sizeof cells, 0);
     comm_bcast_bytes(comm, &nodes, sizeof nodes, 0);
     int parts[3];
-    if (ok && cfg->partitioner == PART_BLOCK && cartesian_split(&box, P, parts)) {
-        snprintf(err, errlen, "cannot split %lld x %lld x %lld cells into %d blocks of at least one cell",
-                 (long long)box.n[0], (long long)box.n[1], (long long)(box.dim == 3 ? box.n[2] : 1), P);
-        ok = 0;
-    } else if (ok && cfg->partitioner == PART_METIS && cells < P) {
-        snprintf(err, errlen, "the mesh has %lld cells, fewer than the %d ranks", cells, P);
-        ok = 0;
-    }
+    if (ok && cfg->partitioner == PART_BLOCK)
+        ok = partition_block_split(&box, P, parts, err, errlen) == 0;
+    else if (ok && cfg->partitioner == PART_METIS)
+        ok = partition_too_few(cells, P, err, errlen) == 0;
     if (!ok) {
         if (me != 0)
             err[0] = '\0';
