@@ -641,25 +641,32 @@ static int words_of(struct parse_ctx *c, const char *section, const char *name, 
     }
 }
 
-/* A list of nmat numbers in [lo, hi] (into the field at offset in each declaration). */
-static void number_list(struct parse_ctx *c, const char *name, const char *text, int nmat, double lo, double hi,
-                        size_t offset)
+/* The words of list key materials.NAME, one per declared material: their count, or -1 (reported). */
+static int material_list(struct parse_ctx *c, const char *name, const char *text, int nmat, char (*w)[32])
 {
-    char w[HYDRO_MAT_MAX][32];
     int n = words_of(c, "materials", name, text, w, HYDRO_MAT_MAX);
-    if (n < 0)
-        return;
-    if (n != nmat) {
+    if (n >= 0 && n != nmat) {
         fail_at(c, "materials", name, "%d value%s for %d materials (one per name of materials.names)", n,
                 n == 1 ? "" : "s", nmat);
-        return;
+        return -1;
     }
-    for (int k = 0; k < n && !c->failed; k++) {
+    return n;
+}
+
+/* materials.NAME: nmat numbers within the bounds of physics.NAME, the one gas's key (into the
+ * field at offset in each declaration). */
+static void number_list(struct parse_ctx *c, const char *name, const char *text, int nmat, size_t offset)
+{
+    char w[HYDRO_MAT_MAX][32];
+    const struct deck_key *k1 = &deck_keys[find_key("physics", name)];
+    if (material_list(c, name, text, nmat, w) < 0)
+        return;
+    for (int k = 0; k < nmat && !c->failed; k++) {
         char *end;
         double x = strtod(w[k], &end);
-        if (*end || !isfinite(x) || x < lo || x > hi)
+        if (*end || !isfinite(x) || x < k1->min || x > k1->max)
             fail_at(c, "materials", name, "'%s' (material %s) is not a number in [%g, %g]", w[k], c->cfg->mat[k].name,
-                    lo, hi);
+                    k1->min, k1->max);
         else
             *(double *)((char *)&c->cfg->mat[k] + offset) = x;
     }
@@ -751,10 +758,7 @@ static void materials(struct parse_ctx *c)
         snprintf(cfg->mat[k].name, sizeof cfg->mat[k].name, "%s", w[k]);
     }
     char e[HYDRO_MAT_MAX][32];
-    int ne = words_of(c, "materials", "eos", cfg->mat_eos_text, e, HYDRO_MAT_MAX);
-    if (ne >= 0 && ne != n)
-        fail_at(c, "materials", "eos", "%d value%s for %d materials (one per name of materials.names)", ne,
-                ne == 1 ? "" : "s", n);
+    material_list(c, "eos", cfg->mat_eos_text, n, e);
     for (int k = 0; k < n && !c->failed; k++) {
         int kind = -1;
         for (int i = 0; eos_kinds[i]; i++)
@@ -763,9 +767,9 @@ static void materials(struct parse_ctx *c)
             fail_at(c, "materials", "eos", "'%s' (material %s) is not perfect or stiffened", e[k], w[k]);
         cfg->mat[k].eos = (enum eos_kind)kind;
     }
-    number_list(c, "gamma", cfg->mat_gamma_text, n, 1.000001, 100, offsetof(struct material_decl, gamma));
+    number_list(c, "gamma", cfg->mat_gamma_text, n, offsetof(struct material_decl, gamma));
     if (cfg->mat_pinf_text[0])
-        number_list(c, "p_inf", cfg->mat_pinf_text, n, 0, 1e30, offsetof(struct material_decl, p_inf));
+        number_list(c, "p_inf", cfg->mat_pinf_text, n, offsetof(struct material_decl, p_inf));
     for (int k = 0; k < n && !c->failed; k++)
         if (cfg->mat[k].eos == EOS_PERFECT && cfg->mat[k].p_inf != 0)
             fail_at(c, "materials", "p_inf", "material %s is a perfect gas: its p_inf is 0", w[k]);
