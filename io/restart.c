@@ -312,15 +312,12 @@ int restart_open(MPI_Comm comm, const char *path, struct restart_file *rf, char 
         double time, dt, dt_old, mass0, energy0;
         int dim, nranks_written, nvars, nmat;
         int64_t ncells, nnodes;
-        double mat_mass0[DUMP_MAT_MAX], mat_removed[DUMP_MAT_MAX];
     } head = {rf->cycle, rf->time, rf->dt, rf->dt_old, rf->mass0, rf->energy0, rf->dim, rf->nranks_written,
-              rf->nvars, rf->nmat, rf->ncells, rf->nnodes, {0}, {0}};
-    memcpy(head.mat_mass0, rf->mat_mass0, sizeof head.mat_mass0);
-    memcpy(head.mat_removed, rf->mat_removed, sizeof head.mat_removed);
+              rf->nvars, rf->nmat, rf->ncells, rf->nnodes};
     comm_bcast_bytes(comm, &head, sizeof head, 0);
     rf->nmat = head.nmat;
-    memcpy(rf->mat_mass0, head.mat_mass0, sizeof head.mat_mass0);
-    memcpy(rf->mat_removed, head.mat_removed, sizeof head.mat_removed);
+    comm_bcast_bytes(comm, rf->mat_mass0, sizeof rf->mat_mass0, 0);
+    comm_bcast_bytes(comm, rf->mat_removed, sizeof rf->mat_removed, 0);
     rf->cycle = head.cycle;
     rf->time = head.time;
     rf->dt = head.dt;
