@@ -112,6 +112,18 @@ static inline struct riemann_state riemann_sample(const struct riemann_state *l,
     return riemann_sample2(l, &q, r, &q, s);
 }
 
+/* Saurel & Abgrall's (1999) water-air tube, SI units, as physics/cases.c and inputs/water_air.ini
+ * set it up: water (stiffened gas) left of x0 = 0.7 m, air (perfect gas) beyond. */
+struct water_air {
+    struct riemann_state water, air;
+    struct riemann_gas qwater, qair;
+    double x0;
+};
+static inline struct water_air water_air_problem(void)
+{
+    return (struct water_air){{1000, 0, 1e9}, {50, 0, 1e5}, {4.4, 6e8}, {1.4, 0}, 0.7};
+}
+
 /* ---- Noh (gamma, unit inward speed, cold gas of density 1): shock at r = (gamma - 1) t / 2;
  * inside rho = ((gamma + 1)/(gamma - 1))^dim; outside rho = (1 + t / r)^(dim - 1). ---- */
 static inline double noh_density(int dim, double gamma, double t, double r)

@@ -425,20 +425,19 @@ static int exact_setup(struct exact_ctx *e, const struct dump *d, int axis)
     return e->kind = 3;
 }
 
-/* The gases of the water-air tube (Saurel & Abgrall; physics/cases.c, inputs/water_air.ini). */
-static const struct riemann_gas water = {4.4, 6e8}, air = {1.4, 0};
-
 static void exact_state(const struct exact_ctx *e, double s, double *rho, double *p, struct riemann_gas *gas)
 {
     const double p0 = 1e-6; /* the cold gas of noh and sedov (physics/cases.c) */
     *gas = (struct riemann_gas){e->gamma, 0};
-    if (e->kind == 4) {
-        const struct riemann_state l = {1000, 0, 1e9}, r = {50, 0, 1e5};
+    if (e->kind == 4) { /* exact.h's water-air tube */
+        const struct water_air wa = water_air_problem();
         double ps, us;
-        riemann_star2(&l, &water, &r, &air, &ps, &us);
-        double w = e->t > 0 ? (s - 0.7) / e->t : s - 0.7;
-        struct riemann_state st = e->t > 0 ? riemann_sample2(&l, &water, &r, &air, w) : w < 0 ? l : r;
-        *gas = e->t > 0 ? (w <= us ? water : air) : (w < 0 ? water : air);
+        riemann_star2(&wa.water, &wa.qwater, &wa.air, &wa.qair, &ps, &us);
+        double w = e->t > 0 ? (s - wa.x0) / e->t : s - wa.x0;
+        struct riemann_state st = e->t > 0 ? riemann_sample2(&wa.water, &wa.qwater, &wa.air, &wa.qair, w)
+                                  : w < 0  ? wa.water
+                                           : wa.air;
+        *gas = (e->t > 0 ? w <= us : w < 0) ? wa.qwater : wa.qair;
         *rho = st.rho;
         *p = st.p;
     } else if (e->kind == 1) {

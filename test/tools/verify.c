@@ -124,22 +124,22 @@ int main(int argc, char **argv)
         }
         printf("\n");
     } else if (!strcmp(argv[2], "water_air")) {
-        /* Saurel & Abgrall's tube on [0, 1]: water (stiffened gas 4.4, 6e8 Pa) left of 0.7, air
-         * beyond; the interface lies where the water's volume ends (material 0's fractions) */
-        const struct riemann_state wl = {1000, 0, 1e9}, ar = {50, 0, 1e5};
-        const struct riemann_gas qw = {4.4, 6e8}, qa = {1.4, 0};
+        /* Saurel & Abgrall's tube on [0, 1] (exact.h); the interface lies where the water's
+         * volume ends (material 0's fractions) */
+        const struct water_air wa = water_air_problem();
         hsize_t nm = 0;
         double *frac = read_all(f, "/cells/material_fraction", &nc, &nm, H5T_NATIVE_DOUBLE);
         double ps, us, err = 0, vsum = 0, water = 0;
-        riemann_star2(&wl, &qw, &ar, &qa, &ps, &us);
+        riemann_star2(&wa.water, &wa.qwater, &wa.air, &wa.qair, &ps, &us);
         for (hsize_t c = 0; c < nc; c++) {
-            struct riemann_state s = riemann_sample2(&wl, &qw, &ar, &qa, (ctr[c][0] - 0.7) / t);
+            struct riemann_state s =
+                riemann_sample2(&wa.water, &wa.qwater, &wa.air, &wa.qair, (ctr[c][0] - wa.x0) / t);
             err += fabs(rho[c] - s.rho) * vol[c];
             vsum += vol[c];
             water += frac[c * nm] * vol[c];
         }
         printf("l1=%.6e contact=%.6f exact_contact=%.6f time=%.6g cells=%llu\n", err / vsum / 1000.0, water / vsum,
-               0.7 + us * t, t, (unsigned long long)nc);
+               wa.x0 + us * t, t, (unsigned long long)nc);
         free(frac);
     } else if (!strcmp(argv[2], "noh") || !strcmp(argv[2], "sedov")) {
         /* radially binned density, bins of width dr */

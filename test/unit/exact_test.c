@@ -35,8 +35,9 @@ static double stiff_energy(const struct riemann_gas *q, const struct riemann_sta
  * wave, checked on the sampled solution itself. */
 static void water_air(struct tap *t)
 {
-    const struct riemann_state w = {1000, 0, 1e9}, a = {50, 0, 1e5};
-    const struct riemann_gas qw = {4.4, 6e8}, qa = {1.4, 0};
+    const struct water_air wa = water_air_problem();
+    const struct riemann_state w = wa.water, a = wa.air;
+    const struct riemann_gas qw = wa.qwater, qa = wa.qair;
     double ps, us;
     riemann_star2(&w, &qw, &a, &qa, &ps, &us);
     double dl, dr;
@@ -69,7 +70,7 @@ static void water_air(struct tap *t)
     tap_ok(t, ahead.rho == a.rho && behind.rho == b.rho && m1 < 0 && fabs(mom) < 1e-12 && fabs(h2 / h1 - 1) < 1e-12,
            "air shock at %.6g m/s: momentum (%.2g) and enthalpy (%.2g) jumps vanish", S, mom, h2 / h1 - 1);
     /* mirrored (air on the left, moving water on the right): the mirrored solution */
-    struct riemann_state wm = {1000, 0, 1e9}, am = {50, 0, 1e5};
+    struct riemann_state wm = wa.water, am = wa.air;
     double worst_m = 0;
     for (int i = -20; i <= 20; i++) {
         double s = i * 100.0 + 0.5;
