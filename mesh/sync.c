@@ -149,18 +149,26 @@ int sync_plan_neighbours(const struct sync_plan *p)
     return n;
 }
 
-/* Persistent requests of g on its plan's current buffers. */
+/* Doubles of neighbour i's message at most (every material present). */
+static int32_t max_len(const struct sync_group *g, const int32_t *off, int i)
+{
+    return (off[i + 1] - off[i]) * g->width;
+}
+
+/* Persistent requests of g on its plan's current buffers. The sends of a material group are
+ * recorded when sync_start has packed them and knows their length. */
 static void make_requests(struct sync_group *g)
 {
     const struct sync_plan *p = g->plan;
     for (int i = 0; i < p->nrecv; i++)
-        MPI_CHECK(MPI_Recv_init(p->recvbuf + (size_t)p->recv_off[i] * g->width,
-                                (p->recv_off[i + 1] - p->recv_off[i]) * g->width, MPI_DOUBLE, p->recv_rank[i], g->tag,
-                                g->comm, &g->req[i]));
-    for (int i = 0; i < p->nsend; i++)
-        MPI_CHECK(MPI_Send_init(p->sendbuf + (size_t)p->send_off[i] * g->width,
-                                (p->send_off[i + 1] - p->send_off[i]) * g->width, MPI_DOUBLE, p->send_rank[i], g->tag,
-                                g->comm, &g->req[p->nrecv + i]));
+        MPI_CHECK(MPI_Recv_init(p->recvbuf + (size_t)p->recv_off[i] * g->width, max_len(g, p->recv_off, i),
+                                MPI_DOUBLE, p->recv_rank[i], g->tag, g->comm, &g->req[i]));
+    for (int i = 0; i < p->nsend; i++) {
+        g->send_len[i] = g->frac >= 0 ? -1 : max_len(g, p->send_off, i);
+        if (g->frac < 0)
+            MPI_CHECK(MPI_Send_init(p->sendbuf + (size_t)p->send_off[i] * g->width, g->send_len[i], MPI_DOUBLE,
+                                    p->send_rank[i], g->tag, g->comm, &g->req[p->nrecv + i]));
+    }
     g->has_req = 1;
     g->gen = p->gen;
 }
@@ -169,8 +177,30 @@ static void free_requests(struct sync_group *g)
 {
     if (g->has_req)
         for (int i = 0; i < g->plan->nsend + g->plan->nrecv; i++)
-            MPI_CHECK(MPI_Request_free(&g->req[i]));
+            if (g->req[i] != MPI_REQUEST_NULL)
+                MPI_CHECK(MPI_Request_free(&g->req[i]));
     g->has_req = 0;
+}
+
+/* Sorts the group's variables into the others and the material variables; returns the number
+ * of material variables (their VAR_FRACTION variable in g->frac). */
+static int material_vars(struct sync_group *g, const int *vars, int nvars)
+{
+    const struct registry *reg = g->reg;
+    int nm = 0, n = 0;
+    for (int v = 0; v < nvars; v++)
+        nm += (reg->v[vars[v]].flags & VAR_MATERIAL) != 0;
+    for (int pass = 0; pass < 2; pass++) /* the others first, then the material variables */
+        for (int v = 0; v < nvars; v++)
+            if (((reg->v[vars[v]].flags & VAR_MATERIAL) != 0) == pass)
+                g->vars[n++] = vars[v];
+    g->frac = nm ? registry_flagged(reg, VAR_FRACTION) : -1;
+    g->nmat = g->frac >= 0 ? reg->v[g->frac].ncomp : 0;
+    for (int v = nvars - nm; v < nvars; v++)
+        if (g->frac < 0 || reg->v[g->vars[v]].ncomp != g->nmat || reg->v[g->vars[v]].stride != g->nmat)
+            hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: material variable '%s' without a composition",
+                        reg->v[g->vars[v]].name);
+    return nm;
 }
 
 struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, struct registry *reg, const int *vars,
@@ -182,13 +212,14 @@ struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, stru
     g->reg = reg;
     g->nvars = nvars;
     g->vars = xmalloc((size_t)(nvars ? nvars : 1) * sizeof *g->vars);
-    for (int v = 0; v < nvars; v++) {
+    for (int v = 0; v < nvars; v++)
         if (reg->v[vars[v]].center != plan->center || !(reg->v[vars[v]].flags & VAR_SYNC))
             hydro_fatal(comm, EXIT_RUNTIME, "internal error: variable '%s' synchronised %s",
                         reg->v[vars[v]].name, reg->v[vars[v]].flags & VAR_SYNC ? "with the wrong plan" : "without VAR_SYNC");
-        g->vars[v] = vars[v];
-        g->width += reg->v[vars[v]].ncomp;
-    }
+    int nm = material_vars(g, vars, nvars);
+    for (int v = 0; v < nvars - nm; v++)
+        g->plain_width += reg->v[g->vars[v]].ncomp;
+    g->width = g->plain_width + (nm ? 1 + nm * g->nmat : 0);
     /* MPI counts are int: one message holds at most INT_MAX doubles */
     size_t most = 0;
     for (int i = 0; i < plan->nsend; i++)
@@ -212,7 +243,11 @@ struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, stru
         plan->gen++;
     }
     plan->ngroups++;
-    g->req = xmalloc((size_t)(plan->nsend + plan->nrecv + 1) * sizeof *g->req);
+    int nreq = plan->nsend + plan->nrecv;
+    g->req = xmalloc((size_t)(nreq + 1) * sizeof *g->req);
+    for (int i = 0; i < nreq; i++)
+        g->req[i] = MPI_REQUEST_NULL;
+    g->send_len = xmalloc((size_t)(plan->nsend + 1) * sizeof *g->send_len);
     if (kind == SYNC_KIND_PERSISTENT)
         make_requests(g);
     return g;
@@ -234,11 +269,103 @@ void sync_group_destroy(struct sync_group *g)
         p->gen++;
     }
     free(g->req);
+    free(g->send_len);
     free(g->vars);
     free(g);
 }
 
-/* Message layout per neighbour: variable after variable, items in plan order, components. */
+/* The bits of the materials cell c holds. */
+static double composition(const struct var *frac, int32_t c)
+{
+    unsigned bits = 0;
+    for (int k = 0; k < frac->ncomp; k++)
+        bits |= (frac->data[(size_t)c * frac->stride + k] > 0) << k;
+    return (double)bits;
+}
+
+/* Message layout per neighbour: variable after variable, items in plan order, components; then
+ * for a material group the items' compositions and each material variable's present entries.
+ * Returns the doubles packed. */
+static int32_t pack(const struct sync_group *g, const int32_t *idx, int32_t n, double *dst)
+{
+    double *start = dst;
+    int nplain = g->nvars;
+    while (nplain > 0 && (g->reg->v[g->vars[nplain - 1]].flags & VAR_MATERIAL))
+        nplain--;
+    for (int v = 0; v < nplain; v++) {
+        const struct var *var = &g->reg->v[g->vars[v]];
+        int nc = var->ncomp, stride = var->stride;
+        for (int32_t k = 0; k < n; k++) {
+            const double *src = var->data + (size_t)idx[k] * stride;
+            for (int c = 0; c < nc; c++)
+                *dst++ = src[c];
+        }
+    }
+    if (g->frac < 0)
+        return (int32_t)(dst - start);
+    const double *code = dst;
+    for (int32_t k = 0; k < n; k++)
+        *dst++ = composition(&g->reg->v[g->frac], idx[k]);
+    for (int v = nplain; v < g->nvars; v++) {
+        const struct var *var = &g->reg->v[g->vars[v]];
+        for (int32_t k = 0; k < n; k++) {
+            const double *src = var->data + (size_t)idx[k] * g->nmat;
+            unsigned bits = (unsigned)code[k];
+            for (int m = 0; m < g->nmat; m++)
+                if (bits >> m & 1u)
+                    *dst++ = src[m];
+        }
+    }
+    return (int32_t)(dst - start);
+}
+
+/* The inverse of pack; returns the doubles read. */
+static int32_t unpack(const struct sync_group *g, const int32_t *idx, int32_t n, const double *src)
+{
+    const double *start = src;
+    int v = 0;
+    for (; v < g->nvars && !(g->reg->v[g->vars[v]].flags & VAR_MATERIAL); v++) {
+        struct var *var = &g->reg->v[g->vars[v]];
+        int nc = var->ncomp, stride = var->stride;
+        for (int32_t k = 0; k < n; k++) {
+            double *dst = var->data + (size_t)idx[k] * stride;
+            for (int c = 0; c < nc; c++)
+                dst[c] = *src++;
+        }
+    }
+    if (g->frac < 0)
+        return (int32_t)(src - start);
+    const double *code = src;
+    src += n;
+    for (; v < g->nvars; v++) {
+        struct var *var = &g->reg->v[g->vars[v]];
+        for (int32_t k = 0; k < n; k++) {
+            double *dst = var->data + (size_t)idx[k] * g->nmat;
+            unsigned bits = (unsigned)code[k];
+            for (int m = 0; m < g->nmat; m++)
+                dst[m] = bits >> m & 1u ? *src++ : 0.0;
+        }
+    }
+    return (int32_t)(src - start);
+}
+
+/* Packs neighbour i's message; a persistent material group records its send again when the
+ * length changed (the composition of the cells it carries did). */
+static void pack_send(struct sync_group *g, int i)
+{
+    struct sync_plan *p = g->plan;
+    double *dst = p->sendbuf + (size_t)p->send_off[i] * g->width;
+    int32_t len = pack(g, p->send_idx + p->send_off[i], p->send_off[i + 1] - p->send_off[i], dst);
+    if (g->kind == SYNC_KIND_PERSISTENT && len != g->send_len[i]) {
+        MPI_Request *r = &g->req[p->nrecv + i];
+        if (*r != MPI_REQUEST_NULL)
+            MPI_CHECK(MPI_Request_free(r));
+        MPI_CHECK(MPI_Send_init(dst, len, MPI_DOUBLE, p->send_rank[i], g->tag, g->comm, r));
+        g->recorded++;
+    }
+    g->send_len[i] = len;
+}
+
 void sync_start(struct sync_group *g)
 {
     struct sync_plan *p = g->plan;
@@ -250,31 +377,19 @@ void sync_start(struct sync_group *g)
         free_requests(g);
         make_requests(g);
     }
-    for (int i = 0; i < p->nsend; i++) {
-        double *dst = p->sendbuf + (size_t)p->send_off[i] * g->width;
-        for (int v = 0; v < g->nvars; v++) {
-            const struct var *var = &g->reg->v[g->vars[v]];
-            int nc = var->ncomp, stride = var->stride;
-            for (int32_t k = p->send_off[i]; k < p->send_off[i + 1]; k++) {
-                const double *src = var->data + (size_t)p->send_idx[k] * stride;
-                for (int c = 0; c < nc; c++)
-                    *dst++ = src[c];
-            }
-        }
-    }
+    for (int i = 0; i < p->nsend; i++)
+        pack_send(g, i);
     int n = p->nrecv + p->nsend;
     if (g->kind == SYNC_KIND_PERSISTENT) {
         if (n)
             MPI_CHECK(MPI_Startall(n, g->req));
     } else {
         for (int i = 0; i < p->nrecv; i++)
-            MPI_CHECK(MPI_Irecv(p->recvbuf + (size_t)p->recv_off[i] * g->width,
-                                (p->recv_off[i + 1] - p->recv_off[i]) * g->width, MPI_DOUBLE, p->recv_rank[i], g->tag,
-                                g->comm, &g->req[i]));
+            MPI_CHECK(MPI_Irecv(p->recvbuf + (size_t)p->recv_off[i] * g->width, max_len(g, p->recv_off, i), MPI_DOUBLE,
+                                p->recv_rank[i], g->tag, g->comm, &g->req[i]));
         for (int i = 0; i < p->nsend; i++)
-            MPI_CHECK(MPI_Isend(p->sendbuf + (size_t)p->send_off[i] * g->width,
-                                (p->send_off[i + 1] - p->send_off[i]) * g->width, MPI_DOUBLE, p->send_rank[i], g->tag,
-                                g->comm, &g->req[p->nrecv + i]));
+            MPI_CHECK(MPI_Isend(p->sendbuf + (size_t)p->send_off[i] * g->width, g->send_len[i], MPI_DOUBLE,
+                                p->send_rank[i], g->tag, g->comm, &g->req[p->nrecv + i]));
     }
     g->active = 1;
     p->active = g;
@@ -285,24 +400,23 @@ void sync_finish(struct sync_group *g)
     struct sync_plan *p = g->plan;
     if (!g->active)
         hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: synchronisation finished before it started");
-    int n = p->nrecv + p->nsend;
-    if (n)
-        MPI_CHECK(MPI_Waitall(n, g->req, MPI_STATUSES_IGNORE));
-    for (int i = 0; i < p->nrecv; i++) {
-        const double *src = p->recvbuf + (size_t)p->recv_off[i] * g->width;
-        for (int v = 0; v < g->nvars; v++) {
-            struct var *var = &g->reg->v[g->vars[v]];
-            int nc = var->ncomp, stride = var->stride;
-            for (int32_t k = p->recv_off[i]; k < p->recv_off[i + 1]; k++) {
-                double *dst = var->data + (size_t)p->recv_idx[k] * stride;
-                for (int c = 0; c < nc; c++)
-                    dst[c] = *src++;
-            }
-        }
+    for (int i = 0; i < p->nrecv; i++) { /* each message unpacked as it arrives */
+        MPI_Status st;
+        int got, idx;
+        MPI_CHECK(MPI_Waitany(p->nrecv, g->req, &idx, &st));
+        MPI_CHECK(MPI_Get_count(&st, MPI_DOUBLE, &got));
+        const double *src = p->recvbuf + (size_t)p->recv_off[idx] * g->width;
+        int32_t used = unpack(g, p->recv_idx + p->recv_off[idx], p->recv_off[idx + 1] - p->recv_off[idx], src);
+        if (used != got)
+            hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: a synchronisation message from rank %d holds %d "
+                        "doubles, its compositions say %d", p->recv_rank[idx], got, (int)used);
     }
+    if (p->nsend)
+        MPI_CHECK(MPI_Waitall(p->nsend, g->req + p->nrecv, MPI_STATUSES_IGNORE));
     g->active = 0;
     p->active = NULL;
     g->count++;
     g->messages += p->nsend;
-    g->bytes_sent += (long long)p->send_off[p->nsend] * g->width * (long long)sizeof(double);
+    for (int i = 0; i < p->nsend; i++)
+        g->bytes_sent += (long long)g->send_len[i] * (long long)sizeof(double);
 }

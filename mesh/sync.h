@@ -38,14 +38,24 @@ enum sync_kind { SYNC_KIND_PERSISTENT, SYNC_KIND_BASIC };
 /* A recorded synchronisation of fixed variables: all of them travel in one message per
  * neighbour, through the plan's buffers. persistent: MPI_Send_init/MPI_Recv_init once (again
  * only if a wider group made the plan's buffers move), MPI_Startall each time; basic:
- * MPI_Isend/MPI_Irecv each time. */
+ * MPI_Isend/MPI_Irecv each time.
+ *
+ * Material variables (VAR_MATERIAL) travel as the cells' compositions (one code per cell, the
+ * bits of the materials whose VAR_FRACTION entry is positive) then, variable after variable,
+ * each cell's present materials only: a message's length follows the composition of the cells
+ * it carries. Receives are posted for every material present; a send request is recorded
+ * again only when its message's length changed. A ghost receives its owner's composition and
+ * values, 0 for the materials it lacks. */
 struct sync_group {
     MPI_Comm comm;
     struct sync_plan *plan;
     struct registry *reg;
     int nvars;
     int *vars;
-    int width; /* doubles per item, summed over the variables */
+    int width; /* doubles per item at most, summed over the variables (and the composition code) */
+    int plain_width; /* doubles per item of the variables that are not material variables */
+    int frac, nmat;  /* material groups: the VAR_FRACTION variable and its columns; else -1, 0 */
+    int32_t *send_len; /* doubles of each send message as recorded (material groups: packed) */
     enum sync_kind kind;
     int tag;
     MPI_Request *req; /* receives first, then sends */
@@ -55,6 +65,7 @@ struct sync_group {
     long long count;       /* synchronisations done */
     long long bytes_sent;  /* by this rank, all synchronisations */
     long long messages;    /* sent by this rank */
+    long long recorded;    /* material groups: send requests recorded (at first, then per length change) */
 };
 
 /* Collective over the plan's neighbours (creation order must match across ranks). */

@@ -36,7 +36,9 @@ static struct var *new_var(struct registry *r, const char *name, enum var_center
         if (r->v[i].center == center && !strcmp(r->v[i].name, name))
             hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: variable '%s' registered twice", name);
     if (strlen(name) >= sizeof r->v[0].name || ncomp < 1 || ((flags & VAR_MIGRATE) && !(flags & VAR_SYNC)) ||
-        ((flags & VAR_SHOCK) && (center != VAR_CELL || ncomp != 1 || registry_flagged(r, VAR_SHOCK) >= 0)))
+        ((flags & VAR_SHOCK) && (center != VAR_CELL || ncomp != 1 || registry_flagged(r, VAR_SHOCK) >= 0)) ||
+        ((flags & VAR_MATERIAL) && (center != VAR_CELL || ncomp > 32)) ||
+        ((flags & VAR_FRACTION) && (!(flags & VAR_MATERIAL) || registry_flagged(r, VAR_FRACTION) >= 0)))
         hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: bad variable '%s'", name);
     if (r->n == r->cap) {
         r->cap = r->cap ? 2 * r->cap : 16;

@@ -12,8 +12,13 @@ enum var_flags {
     VAR_MIGRATE = 1u << 2,    /* travels with its items when cells migrate, synchronised whole around it
                                * (registry-owned storage and VAR_SYNC required); a registry-owned
                                * variable without it is resized for the new mesh, zero-filled */
-    VAR_SHOCK = 1u << 3       /* the cell variable that loadbalance.cost = shock reads: cells where it is
+    VAR_SHOCK = 1u << 3,      /* the cell variable that loadbalance.cost = shock reads: cells where it is
                                * positive cost more (at most one) */
+    VAR_MATERIAL = 1u << 4,   /* a material variable: one column per material, only the materials present
+                               * in a cell (fraction > 0) hold values, the others 0; synchronised with
+                               * messages sized by the cells' composition (needs a VAR_FRACTION variable) */
+    VAR_FRACTION = 1u << 5    /* the material variable whose positive entries say which materials a cell
+                               * holds: its composition (at most one) */
 };
 
 struct var {

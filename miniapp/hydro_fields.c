@@ -17,7 +17,7 @@ enum storage {
     S_GRAD,  /* a view of columns of its slopes [cell][REMAP_NPHI][3] */
 };
 
-enum { SMD = VAR_SYNC | VAR_MIGRATE | VAR_CHECKPOINT };
+enum { SMD = VAR_SYNC | VAR_MIGRATE | VAR_CHECKPOINT, MAT = SMD | VAR_MATERIAL };
 
 static const struct {
     const char *name;
@@ -45,10 +45,10 @@ static const struct {
     [F_NMASS] = {"mass", VAR_NODE, 1, SMD, "mass", S_OWNED, 0, 0},
     [F_FORCE] = {"force", VAR_NODE, 3, 0, "mass length/time^2", S_ARENA, 0, 0},
     [F_XINIT] = {"initial_position", VAR_NODE, 3, VAR_SYNC | VAR_MIGRATE, "length", S_OWNED, 0, 0},
-    [F_MFRAC] = {"material_fraction", VAR_CELL, 1, SMD, "volume fraction", S_OWNED, 0, 1},
-    [F_MMASS] = {"material_mass", VAR_CELL, 1, SMD, "mass", S_OWNED, 0, 1},
-    [F_ME] = {"material_internal_energy", VAR_CELL, 1, SMD, "energy/mass", S_OWNED, 0, 1},
-    [F_MP] = {"material_pressure", VAR_CELL, 1, SMD, "pressure", S_OWNED, 0, 1},
+    [F_MFRAC] = {"material_fraction", VAR_CELL, 1, MAT | VAR_FRACTION, "volume fraction", S_OWNED, 0, 1},
+    [F_MMASS] = {"material_mass", VAR_CELL, 1, MAT, "mass", S_OWNED, 0, 1},
+    [F_ME] = {"material_internal_energy", VAR_CELL, 1, MAT, "energy/mass", S_OWNED, 0, 1},
+    [F_MP] = {"material_pressure", VAR_CELL, 1, MAT, "pressure", S_OWNED, 0, 1},
     [F_ME0] = {"material_internal_energy_n", VAR_CELL, 1, 0, "energy/mass", S_ARENA, 0, 1},
     [F_MP0] = {"material_pressure_n", VAR_CELL, 1, 0, "pressure", S_ARENA, 0, 1},
     [F_UNEW] = {"remap_velocity", VAR_CELL, 3, VAR_SYNC, "length/time", S_REMAP, 0, 0},

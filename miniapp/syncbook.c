@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "comm.h"
+#include "ghostcheck.h"
 #include "run.h"
 
 void sync_book_init(struct sync_book *b, int npoints)
@@ -13,6 +14,8 @@ void sync_book_init(struct sync_book *b, int npoints)
     memset(b, 0, sizeof *b);
     b->npoints = npoints;
     b->point = xcalloc((size_t)(npoints ? npoints : 1), sizeof *b->point);
+    const char *env = getenv("HYDRO_CHECK_GHOSTS");
+    b->check = env && !strcmp(env, "1");
 }
 
 void sync_book_group(struct sync_book *b, int point, struct run *run, const int *ids, int n)
@@ -49,6 +52,26 @@ void sync_book_run(struct sync_book *b, struct run *run, int point)
         }
     }
     timers_stop(&run->tm, TIMER_SYNC);
+    for (int g = 0; b->check && g < p->ngroups; g++) {
+        char what[512];
+        long long compared;
+        if (ghost_check_group(run->comm, run->mesh, p->g[g], &compared, what, sizeof what))
+            hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_CHECK_GHOSTS: after a synchronisation of cycle %ld, %s",
+                        run->cycle, what);
+        b->checked++;
+        b->values += compared;
+    }
+}
+
+/* Adds a group of material variables' statistics to t. */
+static void tally_add(struct sync_tally *t, const struct sync_group *g)
+{
+    if (g->frac < 0)
+        return;
+    t->syncs += g->count;
+    t->messages += g->messages;
+    t->bytes += g->bytes_sent;
+    t->recorded += g->recorded;
 }
 
 void sync_book_drop(struct sync_book *b)
@@ -59,6 +82,7 @@ void sync_book_drop(struct sync_book *b)
             b->syncs += p->g[g]->count;
             b->messages += p->g[g]->messages;
             b->bytes += p->g[g]->bytes_sent;
+            tally_add(&b->mat, p->g[g]);
             sync_group_destroy(p->g[g]);
         }
         p->ngroups = 0;
@@ -69,8 +93,10 @@ void sync_book_reset(struct sync_book *b)
 {
     for (int i = 0; i < b->npoints; i++)
         for (int g = 0; g < b->point[i].ngroups; g++)
-            b->point[i].g[g]->count = b->point[i].g[g]->messages = b->point[i].g[g]->bytes_sent = 0;
+            b->point[i].g[g]->count = b->point[i].g[g]->messages = b->point[i].g[g]->bytes_sent =
+                b->point[i].g[g]->recorded = 0;
     b->syncs = b->messages = b->bytes = 0;
+    memset(&b->mat, 0, sizeof b->mat);
 }
 
 void sync_book_totals(const struct sync_book *b, long long *syncs, long long *messages, long long *bytes)
@@ -86,6 +112,15 @@ void sync_book_totals(const struct sync_book *b, long long *syncs, long long *me
         }
 }
 
+struct sync_tally sync_book_material(const struct sync_book *b)
+{
+    struct sync_tally t = b->mat;
+    for (int i = 0; i < b->npoints; i++)
+        for (int g = 0; g < b->point[i].ngroups; g++)
+            tally_add(&t, b->point[i].g[g]);
+    return t;
+}
+
 void sync_book_report(const struct sync_book *b, struct run *run)
 {
     long long syncs, messages, bytes;
@@ -98,6 +133,15 @@ void sync_book_report(const struct sync_book *b, struct run *run)
     listing_printf(run->lst, "Sync", "This rank sent per cycle: %.0f messages, %.0f bytes", per[0], per[1]);
     listing_printf(run->lst, "Sync", "Bytes sent per cycle over ranks: min %.0f (rank %d) avg %.0f max %.0f (rank %d)",
                    st[1].min, st[1].rank_min, st[1].avg, st[1].max, st[1].rank_max);
+    if (b->check)
+        listing_printf(run->lst, "Sync", "HYDRO_CHECK_GHOSTS: %lld synchronisations checked, %lld ghost values "
+                       "over ranks equal their owners' bit for bit", b->checked, comm_sum_ll(run->comm, b->values));
+    struct sync_tally t = sync_book_material(b);
+    if (t.syncs) /* the materials' share: messages sized by the ghosts' composition */
+        listing_printf(run->lst, "Sync",
+                       "Material synchronisations per cycle: %.1f; this rank sent per cycle: %.0f messages, %.0f "
+                       "bytes; send requests recorded: %lld (at first and when a composition changed)",
+                       (double)t.syncs / cycles, (double)t.messages / cycles, (double)t.bytes / cycles, t.recorded);
 }
 
 void sync_book_free(struct sync_book *b)

@@ -14,6 +14,11 @@ struct sync_book {
         struct sync_group **g;
     } *point;
     long long syncs, messages, bytes; /* done by the groups dropped so far (rebalances) */
+    struct sync_tally {
+        long long syncs, messages, bytes, recorded;
+    } mat; /* the same for the groups of material variables, and their send requests recorded */
+    int check;                       /* HYDRO_CHECK_GHOSTS=1: every synchronisation checked (ghostcheck.h) */
+    long long checked, values;       /* synchronisations checked, ghost values compared on this rank */
 };
 
 void sync_book_init(struct sync_book *b, int npoints);
@@ -24,7 +29,9 @@ void sync_book_group(struct sync_book *b, int point, struct run *run, const int 
 void sync_book_together(struct sync_book *b, int point, int together);
 /* Whether a point has no group (its synchronisation does nothing). */
 int sync_book_empty(const struct sync_book *b, int point);
-/* The point's synchronisations, inside TIMER_SYNC; nothing at all for a point of no group. */
+/* The point's synchronisations, inside TIMER_SYNC; nothing at all for a point of no group.
+ * With HYDRO_CHECK_GHOSTS=1 in the environment, each group's ghosts are then checked against
+ * their owners (outside the timer); a difference stops the run, naming the value. */
 void sync_book_run(struct sync_book *b, struct run *run, int point);
 /* Drops the groups (before the mesh changes), keeping their statistics; record anew after. */
 void sync_book_drop(struct sync_book *b);
@@ -32,6 +39,8 @@ void sync_book_drop(struct sync_book *b);
 void sync_book_reset(struct sync_book *b);
 /* This rank's totals since the last reset: synchronisations, messages and bytes sent. */
 void sync_book_totals(const struct sync_book *b, long long *syncs, long long *messages, long long *bytes);
+/* This rank's totals of the groups of material variables (part of sync_book_totals'). */
+struct sync_tally sync_book_material(const struct sync_book *b);
 /* The listing lines both cases print: messages and bytes per cycle, over ranks. Collective. */
 void sync_book_report(const struct sync_book *b, struct run *run);
 void sync_book_free(struct sync_book *b);

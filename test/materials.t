@@ -189,6 +189,30 @@ vals /cells/material_fraction "$a" | paste - - - | awk '
     END { for (c in mixed) m++; print m + 0 > "mixed.n"; exit !(n == 56 * 24 && bad == 0 && m > 0) }'
 ok $? "triple point: fractions in [0, 1] summing to 1 in each of the 1344 cells, $(cat mixed.n 2> /dev/null) of them mixed"
 
+# ---- every ghost holds its owner's materials and values after every synchronisation ----
+# HYDRO_CHECK_GHOSTS=1: each synchronisation is followed by a check of every ghost against its
+# owner's values fetched by global id, outside the sync plans (a difference stops the run)
+ghosts() { # ghosts NAME NP DECK ARGS...
+    name=$1 np=$2
+    shift 2
+    mkdir "$name" && (cd "$name" && HYDRO_CHECK_GHOSTS=1 mpi "$np" $HYDRO "$@" > out 2> err)
+    rc=$?
+    n=$(sed -n 's/.*HYDRO_CHECK_GHOSTS: \([0-9]*\) synchronisations checked, \([0-9]*\) ghost values.*/\1 syncs, \2 values/p' "$name/out")
+    [ $rc -eq 0 ] && [ -n "$n" ] && grep -q 'Material synchronisations per cycle' "$name/out"
+    ok $? "$label, $np ranks: after every synchronisation each ghost holds its owner's materials and values ($n)"
+    [ $rc -eq 0 ] || diag "$(tail -n 2 "$name/err")"
+}
+label="water-air" ghosts gw2 2 "$WA" $short
+label="water-air, relaxation, minimal" ghosts gw3 3 "$WA" $short materials.relax=pressure parallel.sync_pattern=minimal
+TPM="case.materials=inner bottom top"
+label="triple point" ghosts gt4 4 "$top/inputs/triple_point.ini" mesh.nx=28 mesh.ny=12 physics.final_time=0.3 \
+    "$TPM" "materials.names=inner bottom top" "materials.eos=perfect perfect perfect" "materials.gamma=1.5 1.4 1.5"
+label="triple point, directional, minimal" ghosts gt3 3 "$top/inputs/triple_point.ini" mesh.nx=28 mesh.ny=12 \
+    physics.final_time=0.3 physics.remap_split=directional parallel.sync_pattern=minimal "$TPM" \
+    "materials.names=inner bottom top" "materials.eos=perfect perfect perfect" "materials.gamma=1.5 1.4 1.5"
+label="bisod_x 3D, rebalanced" ghosts gb4 4 $BI "$two" "$MB" "materials.eos=perfect perfect" \
+    "materials.gamma=1.4 1.4" loadbalance.period=5 loadbalance.mode=shuffle run.max_cycles=12 parallel.sync=basic
+
 # ---- deck mistakes: FILE:LINE and exit 2 ----
 cat > bad.ini << 'EOF'
 [case]
