@@ -151,6 +151,10 @@ static void write_vars(const struct writer *w, hid_t group, const struct registr
         const struct var *var = &reg->v[v];
         if (var->center != center || !(var->flags & VAR_CHECKPOINT))
             continue;
+        if (var->flags & VAR_MATERIAL) { /* in /materials, entry by entry (write_materials) */
+            off += (size_t)var->ncomp * sizeof(double);
+            continue;
+        }
         double *c = column(block, cnt, rec, off, var->ncomp);
         hid_t d = write_rows(w, group, var->name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, N, var->ncomp > 1 ? var->ncomp : 0,
                              lo, cnt, c);
@@ -321,9 +325,111 @@ static void write_attributes(hid_t file, const struct dump_meta *meta, int dim, 
     H5_CHECK(H5Gclose(gdiag), tmp);
 }
 
+/* Byte offset of variable id's values in a cell record (the checkpointed cell variables in
+ * registry order from off). */
+static size_t var_offset(const struct registry *reg, int id, size_t off)
+{
+    for (int v = 0; v < id; v++)
+        if (reg->v[v].center == VAR_CELL && (reg->v[v].flags & VAR_CHECKPOINT))
+            off += (size_t)reg->v[v].ncomp * sizeof(double);
+    return off;
+}
+
+/* Value k of the record's variable at byte offset off (records are not aligned). */
+static double rec_value(const char *r, size_t off, int k)
+{
+    double x;
+    memcpy(&x, r + off + (size_t)k * sizeof x, sizeof x);
+    return x;
+}
+
+/* One material variable's entries of this rank's block: each cell's present materials. */
+static void write_entries(const struct writer *w, hid_t g, const struct var *var, size_t voff, const char *block,
+                          const int32_t *bits, int64_t cnt, size_t rec, int64_t E, int64_t elo, int64_t ne)
+{
+    double *val = xmalloc((size_t)(ne ? ne : 1) * sizeof *val);
+    int64_t j = 0;
+    for (int64_t i = 0; i < cnt; i++)
+        for (int k = 0; k < var->ncomp; k++)
+            if (bits[i] >> k & 1)
+                val[j++] = rec_value(block + (size_t)i * rec, voff, k);
+    hid_t d = write_rows(w, g, var->name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, E, 0, elo, ne, val);
+    h5_attr_string(d, "unit", var->unit, w->path);
+    h5_attr_string(d, "centering", "material entry", w->path);
+    H5_CHECK(H5Dclose(d), w->path);
+    free(val);
+}
+
+/* /materials: the cells' materials in global cell id order, a cell's present materials (volume
+ * fraction > 0) in ascending index: count [cells] and material [entries] (int32), then every
+ * checkpointed material variable [entries]. Beside them /cells/volume_fractions [cells][materials]
+ * (0 where absent), which the XDMF file shows ParaView one material at a time and restart only
+ * checks. Nothing when the run has one material. */
+static void write_materials(const struct writer *w, hid_t file, hid_t gcells, const struct registry *reg,
+                            const struct dump_meta *meta, const char *block, int64_t N, int64_t lo, int64_t cnt,
+                            size_t rec, size_t off)
+{
+    const int frac = registry_flagged(reg, VAR_FRACTION);
+    const char *path = w->path;
+    for (int v = 0; v < reg->n; v++)
+        if ((reg->v[v].flags & VAR_MATERIAL) && (reg->v[v].flags & VAR_CHECKPOINT) &&
+            (frac < 0 || !(reg->v[frac].flags & VAR_CHECKPOINT)))
+            hydro_fatal(w->comm, EXIT_RUNTIME, "internal error: material variable '%s' dumped without a composition",
+                        reg->v[v].name);
+    if (frac < 0 || !(reg->v[frac].flags & VAR_CHECKPOINT))
+        return;
+    const int nm = reg->v[frac].ncomp;
+    const size_t foff = var_offset(reg, frac, off);
+    int32_t *count = xmalloc((size_t)(cnt ? cnt : 1) * sizeof *count), *bits = xmalloc((size_t)(cnt ? cnt : 1) * sizeof *bits);
+    double *vf = xmalloc((size_t)(cnt ? cnt : 1) * (size_t)nm * sizeof *vf);
+    long long ne = 0, elo = 0, E;
+    for (int64_t i = 0; i < cnt; i++) {
+        count[i] = bits[i] = 0;
+        for (int k = 0; k < nm; k++) {
+            double f = rec_value(block + (size_t)i * rec, foff, k);
+            vf[(size_t)i * nm + k] = f;
+            bits[i] |= (f > 0) << k;
+            count[i] += f > 0;
+        }
+        ne += count[i];
+    }
+    MPI_CHECK(MPI_Exscan(&ne, &elo, 1, MPI_LONG_LONG, MPI_SUM, w->comm));
+    if (comm_rank(w->comm) == 0)
+        elo = 0; /* MPI_Exscan leaves rank 0's undefined */
+    E = comm_sum_ll(w->comm, ne);
+    hid_t g = H5_CHECK(H5Gcreate2(file, "materials", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), path);
+    char names[DUMP_MAT_MAX * 33] = "";
+    for (int k = 0; k < nm; k++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "", meta->mat_names[k]);
+    h5_attr_string(g, "names", names, path);
+    h5_attr_i32(g, "nmat", nm, path);
+    hid_t d = write_rows(w, g, "count", H5T_STD_I32LE, H5T_NATIVE_INT32, N, 0, lo, cnt, count);
+    H5_CHECK(H5Dclose(d), path);
+    int32_t *mat = xmalloc((size_t)(ne ? ne : 1) * sizeof *mat);
+    for (int64_t i = 0, j = 0; i < cnt; i++)
+        for (int k = 0; k < nm; k++)
+            if (bits[i] >> k & 1)
+                mat[j++] = k;
+    d = write_rows(w, g, "material", H5T_STD_I32LE, H5T_NATIVE_INT32, E, 0, elo, ne, mat);
+    H5_CHECK(H5Dclose(d), path);
+    for (int v = 0; v < reg->n; v++)
+        if ((reg->v[v].flags & VAR_MATERIAL) && (reg->v[v].flags & VAR_CHECKPOINT))
+            write_entries(w, g, &reg->v[v], var_offset(reg, v, off), block, bits, cnt, rec, E, elo, ne);
+    H5_CHECK(H5Gclose(g), path);
+    d = write_rows(w, gcells, "volume_fractions", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, N, nm, lo, cnt, vf);
+    h5_attr_string(d, "unit", "volume fraction", path);
+    h5_attr_string(d, "centering", "cell", path);
+    h5_attr_string(d, "materials", names, path);
+    H5_CHECK(H5Dclose(d), path);
+    free(mat);
+    free(vf);
+    free(bits);
+    free(count);
+}
+
 /* /mesh and /cells/rank from the blocks, then every checkpointed variable. */
 static void write_datasets(const struct writer *w, hid_t file, const struct mesh *m, const struct registry *reg,
-                           const struct layout *l, const char *cblock, int64_t clo, int64_t ccnt, const char *nblock,
+                           const struct dump_meta *meta, const struct layout *l, const char *cblock, int64_t clo, int64_t ccnt, const char *nblock,
                            int64_t nlo, int64_t ncnt)
 {
     const char *tmp = w->path;
@@ -353,6 +459,7 @@ static void write_datasets(const struct writer *w, hid_t file, const struct mesh
     h5_attr_string(d, "centering", "cell", tmp);
     H5_CHECK(H5Dclose(d), tmp);
     write_vars(w, gcells, reg, VAR_CELL, cblock, m->global_ncells, clo, ccnt, l->c_rec, l->c_vars);
+    write_materials(w, file, gcells, reg, meta, cblock, m->global_ncells, clo, ccnt, l->c_rec, l->c_vars);
     H5_CHECK(H5Gclose(gcells), tmp);
     hid_t gnodes = H5_CHECK(H5Gcreate2(file, "nodes", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), tmp);
     write_vars(w, gnodes, reg, VAR_NODE, nblock, m->global_nnodes, nlo, ncnt, l->n_rec, l->n_vars);
@@ -409,7 +516,7 @@ static int publish(struct checkpointer *cp, const char *tmp, const char *final, 
             apply_keep(cp);
             *keep_s = comm_wtime() - k0;
             if (xdmf_write_dump(cp->dir, meta->cycle, meta->time, m->el->dim, m->global_ncells, m->global_nnodes,
-                                reg, err, errlen) ||
+                                reg, meta->mat_names, err, errlen) ||
                 xdmf_write_collection(cp->dir, err, errlen))
                 ok = 0;
         }
@@ -439,7 +546,7 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
     char *cblock = cell_block(comm, m, reg, &l, &clo, &ccnt);
     char *nblock = node_block(comm, m, reg, &l, &nlo, &ncnt);
     write_attributes(file, meta, m->el->dim, comm_size(comm), tmp);
-    write_datasets(&w, file, m, reg, &l, cblock, clo, ccnt, nblock, nlo, ncnt);
+    write_datasets(&w, file, m, reg, meta, &l, cblock, clo, ccnt, nblock, nlo, ncnt);
     H5_CHECK(H5Pclose(dxpl), tmp);
     H5_CHECK(H5Fclose(file), tmp); /* MPI_File_close: each rank's data reaches the file system */
     MPI_CHECK(MPI_Barrier(comm));  /* ... on every rank, before rank 0 publishes the file */

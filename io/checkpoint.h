@@ -23,6 +23,7 @@ struct dump_meta {
     int nmat;              /* > 1: each material's mass at t = 0 and the mass removed so far below the
                             * threshold (over all ranks), into /diagnostics */
     double mat_mass0[DUMP_MAT_MAX], mat_removed[DUMP_MAT_MAX];
+    char mat_names[DUMP_MAT_MAX][32]; /* the materials' names, for /materials and the XDMF file */
     const char *deck_text;    /* the resolved deck */
     const char *code_version; /* "hydro X.Y.Z (revision)" */
 };

@@ -100,6 +100,7 @@ struct scan {
     hid_t group;
     enum var_center center;
     int64_t rows;
+    int material; /* > 1: scanning /materials, whose variables have this many materials */
     const char *gname, *path;
     struct restart_file *rf;
     char *err;
@@ -111,7 +112,8 @@ static herr_t scan_var(hid_t group, const char *name, const H5L_info_t *info, vo
 {
     (void)info;
     struct scan *s = data;
-    if (s->center == VAR_CELL && !strcmp(name, "rank"))
+    if ((s->center == VAR_CELL && !s->material && !strcmp(name, "rank")) ||
+        (s->material && (!strcmp(name, "count") || !strcmp(name, "material"))))
         return 0;
     char full[256];
     snprintf(full, sizeof full, "/%s/%s", s->gname, name);
@@ -130,14 +132,20 @@ static herr_t scan_var(hid_t group, const char *name, const H5L_info_t *info, vo
         s->bad = 1;
         return 1;
     }
+    if (s->material && (rc || cls != H5T_FLOAT || rank != 1)) {
+        snprintf(s->err, s->errlen, "%s: %s is not a float dataset [entries]", s->path, full);
+        s->bad = 1;
+        return 1;
+    }
     if (rc || cls != H5T_FLOAT || (rank == 2 && (dims[1] < 2 || dims[1] > 4096))) {
         snprintf(s->err, s->errlen, "%s: %s is not a float dataset [n] or [n][k] with 2 <= k <= 4096", s->path, full);
         s->bad = 1;
         return 1;
     }
     if ((int64_t)dims[0] != s->rows) {
-        snprintf(s->err, s->errlen, "%s: %s has %lld rows but the mesh has %lld %s", s->path, full,
-                 (long long)dims[0], (long long)s->rows, s->center == VAR_CELL ? "cells" : "nodes");
+        snprintf(s->err, s->errlen, "%s: %s has %lld rows but %s %lld %s", s->path, full, (long long)dims[0],
+                 s->material ? "/materials/material has" : "the mesh has", (long long)s->rows,
+                 s->material ? "entries" : s->center == VAR_CELL ? "cells" : "nodes");
         s->bad = 1;
         return 1;
     }
@@ -146,8 +154,62 @@ static herr_t scan_var(hid_t group, const char *name, const H5L_info_t *info, vo
     struct restart_var *v = &rf->vars[rf->nvars++];
     snprintf(v->name, sizeof v->name, "%s", name);
     v->center = s->center;
-    v->ncomp = rank == 2 ? (int)dims[1] : 1;
+    v->ncomp = s->material ? s->material : rank == 2 ? (int)dims[1] : 1;
+    v->material = s->material > 0;
     return 0;
+}
+
+/* Iterates a group's datasets with scan_var; -1 with err set when one is wrong. */
+static int scan_group(hid_t file, struct scan *s)
+{
+    if (H5Lexists(file, s->gname, H5P_DEFAULT) <= 0) {
+        snprintf(s->err, s->errlen, "%s: lacks group /%s", s->path, s->gname);
+        return -1;
+    }
+    hid_t g = H5Gopen2(file, s->gname, H5P_DEFAULT);
+    int rc = 0;
+    if (g < 0 || H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, scan_var, s) < 0 || s->bad) {
+        if (!s->bad)
+            snprintf(s->err, s->errlen, "%s: cannot read group /%s", s->path, s->gname);
+        rc = -1;
+    }
+    if (g >= 0)
+        H5Gclose(g);
+    return rc;
+}
+
+/* /materials, when the dump has one: its count [cells] and material [entries] (int32, at
+ * least one entry per cell, at most nmat), and its variables [entries]. */
+static int validate_materials(hid_t file, const char *path, struct restart_file *rf, char *err, size_t errlen)
+{
+    if (H5Lexists(file, "materials", H5P_DEFAULT) <= 0)
+        return 0;
+    hid_t g = H5Gopen2(file, "materials", H5P_DEFAULT);
+    int64_t nmat = 0;
+    int bad = g < 0 || h5_read_attr_i64(g, "nmat", &nmat) || nmat < 2 || nmat > DUMP_MAT_MAX;
+    if (g >= 0)
+        H5Gclose(g);
+    if (bad) {
+        snprintf(err, errlen, "%s: group /materials lacks attribute nmat (2 to %d materials)", path, DUMP_MAT_MAX);
+        return -1;
+    }
+    H5T_class_t cls;
+    int rank;
+    hsize_t dims[2];
+    if (check_dataset(file, "/materials/count", H5T_INTEGER, rf->ncells, 0, path, err, errlen))
+        return -1;
+    int rc = dataset_shape(file, "/materials/material", &cls, &rank, dims);
+    if (rc || cls != H5T_INTEGER || rank != 1 || dims[0] < (hsize_t)rf->ncells ||
+        (double)dims[0] > (double)rf->ncells * (double)nmat) {
+        snprintf(err, errlen, "%s: dataset /materials/material is missing, without crc32, or not an integer "
+                 "dataset [entries] with between %lld and %lld entries", path, (long long)rf->ncells,
+                 (long long)rf->ncells * (long long)nmat);
+        return -1;
+    }
+    rf->nentries = (int64_t)dims[0];
+    struct scan s = {.center = VAR_CELL, .rows = rf->nentries, .material = (int)nmat, .gname = "materials",
+                     .path = path, .rf = rf, .err = err, .errlen = errlen};
+    return scan_group(file, &s);
 }
 
 static int read_diagnostics(hid_t file, struct restart_file *rf)
@@ -201,23 +263,10 @@ static int validate_datasets(hid_t file, const char *path, struct restart_file *
                          .rf = rf,
                          .err = err,
                          .errlen = errlen};
-        if (H5Lexists(file, s.gname, H5P_DEFAULT) <= 0) {
-            snprintf(err, errlen, "%s: lacks group /%s", path, s.gname);
-            return -1;
-        }
-        hid_t g = H5Gopen2(file, s.gname, H5P_DEFAULT);
-        int rc = 0;
-        if (g < 0 || H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, scan_var, &s) < 0 || s.bad) {
-            if (!s.bad)
-                snprintf(err, errlen, "%s: cannot read group /%s", path, s.gname);
-            rc = -1;
-        }
-        if (g >= 0)
-            H5Gclose(g);
-        if (rc)
+        if (scan_group(file, &s))
             return -1;
     }
-    return 0;
+    return validate_materials(file, path, rf, err, errlen);
 }
 
 /* The file exists, is a regular file, and is not an HDF5 file of a format older than hydro's. */
@@ -311,9 +360,9 @@ int restart_open(MPI_Comm comm, const char *path, struct restart_file *rf, char 
         long cycle;
         double time, dt, dt_old, mass0, energy0;
         int dim, nranks_written, nvars, nmat;
-        int64_t ncells, nnodes;
+        int64_t ncells, nnodes, nentries;
     } head = {rf->cycle, rf->time, rf->dt, rf->dt_old, rf->mass0, rf->energy0, rf->dim, rf->nranks_written,
-              rf->nvars, rf->nmat, rf->ncells, rf->nnodes};
+              rf->nvars, rf->nmat, rf->ncells, rf->nnodes, rf->nentries};
     comm_bcast_bytes(comm, &head, sizeof head, 0);
     rf->nmat = head.nmat;
     comm_bcast_bytes(comm, rf->mat_mass0, sizeof rf->mat_mass0, 0);
@@ -328,6 +377,7 @@ int restart_open(MPI_Comm comm, const char *path, struct restart_file *rf, char 
     rf->nranks_written = head.nranks_written;
     rf->ncells = head.ncells;
     rf->nnodes = head.nnodes;
+    rf->nentries = head.nentries;
     if (comm_rank(comm) != 0)
         rf->vars = xmalloc((size_t)(head.nvars ? head.nvars : 1) * sizeof *rf->vars);
     rf->nvars = head.nvars;
@@ -528,10 +578,81 @@ int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cell
     return 0;
 }
 
-/* Rows of every checkpointed variable of one centering, for this rank's block, as records;
- * NULL on every rank when one does not match its checksum (err on rank 0). */
+/* The materials of this rank's block of cells: their count, and entries [elo, elo + ne). */
+struct mat_block {
+    int nm;
+    int64_t elo, ne;
+    int32_t *count, *mat; /* [cnt], [ne] */
+};
+
+/* Reads /materials/count and /materials/material for cells [lo, lo + cnt), checked against their
+ * checksums and each other (1 to nm materials per cell, ascending indices below nm, entries
+ * summing to the dataset's length). -1 on every rank with err on rank 0. */
+static int read_mat_block(const struct reader *r, const struct restart_file *rf, int nm, int64_t lo, int64_t cnt,
+                          struct mat_block *b)
+{
+    memset(b, 0, sizeof *b);
+    b->nm = nm;
+    b->count = xmalloc((size_t)(cnt ? cnt : 1) * sizeof *b->count);
+    if (read_rows(r, "/materials/count", H5T_NATIVE_INT32, lo, cnt, 0, b->count))
+        return -1;
+    long long ne = 0, elo = 0, bad = 0;
+    for (int64_t i = 0; i < cnt; i++) {
+        bad |= b->count[i] < 1 || b->count[i] > nm;
+        ne += b->count[i] < 1 || b->count[i] > nm ? 0 : b->count[i];
+    }
+    MPI_CHECK(MPI_Exscan(&ne, &elo, 1, MPI_LONG_LONG, MPI_SUM, r->comm));
+    if (comm_rank(r->comm) == 0)
+        elo = 0; /* MPI_Exscan leaves rank 0's undefined */
+    if (comm_max_ll(r->comm, bad) || comm_sum_ll(r->comm, ne) != rf->nentries) {
+        if (comm_rank(r->comm) == 0)
+            snprintf(r->err, r->errlen, "%s: dataset /materials/count does not match /materials/material (a cell "
+                     "with no material or more than %d, or counts not summing to its %lld entries)", r->path, nm,
+                     (long long)rf->nentries);
+        return -1;
+    }
+    b->elo = elo;
+    b->ne = ne;
+    b->mat = xmalloc((size_t)(ne ? ne : 1) * sizeof *b->mat);
+    if (read_rows(r, "/materials/material", H5T_NATIVE_INT32, elo, ne, 0, b->mat))
+        return -1;
+    for (int64_t i = 0, j = 0; i < cnt; i++)
+        for (int k = 0; k < b->count[i]; k++, j++)
+            bad |= b->mat[j] < 0 || b->mat[j] >= nm || (k > 0 && b->mat[j] <= b->mat[j - 1]);
+    if (comm_max_ll(r->comm, bad)) {
+        if (comm_rank(r->comm) == 0)
+            snprintf(r->err, r->errlen, "%s: dataset /materials/material holds a material index outside [0, %d) or "
+                     "a cell's materials out of ascending order", r->path, nm);
+        return -1;
+    }
+    return 0;
+}
+
+static void mat_block_free(struct mat_block *b)
+{
+    free(b->count);
+    free(b->mat);
+    memset(b, 0, sizeof *b);
+}
+
+/* A material variable's entries of the block, as [cnt][nm] rows (0 where a material is absent). */
+static int read_mat_var(const struct reader *r, const char *name, const struct mat_block *b, int64_t cnt, double *col)
+{
+    double *e = xmalloc((size_t)(b->ne ? b->ne : 1) * sizeof *e);
+    int rc = read_rows(r, name, H5T_NATIVE_DOUBLE, b->elo, b->ne, 0, e);
+    memset(col, 0, (size_t)(cnt ? cnt : 1) * (size_t)b->nm * sizeof *col);
+    for (int64_t i = 0, j = 0; !rc && i < cnt; i++)
+        for (int k = 0; k < b->count[i]; k++, j++)
+            col[(size_t)i * b->nm + b->mat[j]] = e[j];
+    free(e);
+    return rc;
+}
+
+/* Rows of every checkpointed variable of one centering, for this rank's block, as records
+ * (material variables from /materials' entries, mb); NULL on every rank when one does not
+ * match its checksum (err on rank 0). */
 static double *read_var_block(const struct reader *r, const struct registry *reg, enum var_center center, int64_t lo,
-                              int64_t cnt, int width)
+                              int64_t cnt, int width, const struct mat_block *mb)
 {
     double *rec = xmalloc((size_t)(cnt ? cnt : 1) * (size_t)(width ? width : 1) * sizeof *rec);
     int off = 0;
@@ -541,8 +662,10 @@ static double *read_var_block(const struct reader *r, const struct registry *reg
             continue;
         double *col = xmalloc((size_t)(cnt ? cnt : 1) * var->ncomp * sizeof *col);
         char name[128];
-        snprintf(name, sizeof name, "/%s/%s", center == VAR_CELL ? "cells" : "nodes", var->name);
-        if (read_rows(r, name, H5T_NATIVE_DOUBLE, lo, cnt, var->ncomp > 1 ? var->ncomp : 0, col)) {
+        int mat = (var->flags & VAR_MATERIAL) != 0;
+        snprintf(name, sizeof name, "/%s/%s", mat ? "materials" : center == VAR_CELL ? "cells" : "nodes", var->name);
+        if (mat ? read_mat_var(r, name, mb, cnt, col)
+                : read_rows(r, name, H5T_NATIVE_DOUBLE, lo, cnt, var->ncomp > 1 ? var->ncomp : 0, col)) {
             free(col);
             free(rec);
             return NULL;
@@ -588,13 +711,14 @@ int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct
         if (!(var->flags & VAR_CHECKPOINT))
             continue;
         const struct restart_var *found = NULL;
+        int mat = (var->flags & VAR_MATERIAL) != 0;
         for (int k = 0; k < rf->nvars; k++)
-            if (rf->vars[k].center == var->center && !strcmp(rf->vars[k].name, var->name))
+            if (rf->vars[k].center == var->center && rf->vars[k].material == mat && !strcmp(rf->vars[k].name, var->name))
                 found = &rf->vars[k];
         if (!found || found->ncomp != var->ncomp) { /* every rank sees the same lists */
             if (comm_rank(comm) == 0)
                 snprintf(err, errlen, "%s: %s dataset /%s/%s%s", rf->path, found ? "wrong width of" : "lacks",
-                         var->center == VAR_CELL ? "cells" : "nodes", var->name,
+                         mat ? "materials" : var->center == VAR_CELL ? "cells" : "nodes", var->name,
                          found ? " for this run's variable" : "");
             return -1;
         }
@@ -607,8 +731,11 @@ int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct
     struct crc32_tables *crc = xmalloc(sizeof *crc);
     crc32_tables_init(crc);
     const struct reader r = {comm, file, crc, rf->path, err, errlen};
-    double *cells = read_var_block(&r, reg, VAR_CELL, clo, ccnt, width[VAR_CELL]);
-    double *nodes = cells ? read_var_block(&r, reg, VAR_NODE, nlo, ncnt, width[VAR_NODE]) : NULL;
+    struct mat_block mb = {0};
+    int frac = registry_flagged(reg, VAR_FRACTION), nm = frac >= 0 ? reg->v[frac].ncomp : 0;
+    int mat_bad = rf->nentries > 0 && read_mat_block(&r, rf, rf->nentries > 0 && nm ? nm : DUMP_MAT_MAX, clo, ccnt, &mb);
+    double *cells = mat_bad ? NULL : read_var_block(&r, reg, VAR_CELL, clo, ccnt, width[VAR_CELL], &mb);
+    double *nodes = cells ? read_var_block(&r, reg, VAR_NODE, nlo, ncnt, width[VAR_NODE], &mb) : NULL;
     /* the datasets this run does not read are checked too: a restart never starts from a damaged dump */
     int damaged = !cells || !nodes ||
                   verify_rows(&r, "/cells/rank", clo, ccnt, 0);
@@ -617,14 +744,17 @@ int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct
         int used = 0;
         for (int v = 0; v < reg->n; v++)
             used |= (reg->v[v].flags & VAR_CHECKPOINT) && reg->v[v].center == rv->center &&
-                    !strcmp(reg->v[v].name, rv->name);
+                    ((reg->v[v].flags & VAR_MATERIAL) != 0) == rv->material && !strcmp(reg->v[v].name, rv->name);
         if (used)
             continue;
         char name[128];
-        snprintf(name, sizeof name, "/%s/%s", rv->center == VAR_CELL ? "cells" : "nodes", rv->name);
-        damaged = rv->center == VAR_CELL ? verify_rows(&r, name, clo, ccnt, rv->ncomp > 1 ? rv->ncomp : 0)
-                                         : verify_rows(&r, name, nlo, ncnt, rv->ncomp > 1 ? rv->ncomp : 0);
+        snprintf(name, sizeof name, "/%s/%s", rv->material ? "materials" : rv->center == VAR_CELL ? "cells" : "nodes",
+                 rv->name);
+        damaged = rv->material             ? verify_rows(&r, name, mb.elo, mb.ne, 0)
+                  : rv->center == VAR_CELL ? verify_rows(&r, name, clo, ccnt, rv->ncomp > 1 ? rv->ncomp : 0)
+                                           : verify_rows(&r, name, nlo, ncnt, rv->ncomp > 1 ? rv->ncomp : 0);
     }
+    mat_block_free(&mb);
     free(crc);
     H5_CHECK_INPUT(H5Fclose(file), rf->path);
     if (damaged) {

@@ -15,6 +15,7 @@ struct restart_var {
     char name[64];
     enum var_center center;
     int ncomp;
+    int material; /* 1: a material variable, /materials/<name> [entries] (ncomp: the materials) */
 };
 
 /* What a valid dump holds, the same on every rank after restart_open. */
@@ -28,6 +29,7 @@ struct restart_file {
     double mat_mass0[DUMP_MAT_MAX], mat_removed[DUMP_MAT_MAX];
     int dim, nranks_written;
     int64_t ncells, nnodes;
+    int64_t nentries; /* > 0: the dump's /materials holds this many material entries */
     int nvars;
     struct restart_var *vars;
 };

@@ -43,8 +43,20 @@ static int close_rename(FILE *f, const char *tmp, const char *path, char *err, s
     return 0;
 }
 
+/* Material k's volume fraction: column k of /cells/volume_fractions [ncells][nm]. */
+static void fraction_item(FILE *f, const char *in, int64_t ncells, int nm, int k, const char *name, long cycle)
+{
+    fprintf(f, "%s<Attribute Name=\"volume_fraction_%s\" AttributeType=\"Scalar\" Center=\"Cell\">\n", in, name);
+    fprintf(f, "%s  <DataItem ItemType=\"HyperSlab\" Dimensions=\"%lld 1\" Type=\"HyperSlab\">\n", in,
+            (long long)ncells);
+    fprintf(f, "%s    <DataItem Dimensions=\"3 2\" Format=\"XML\">0 %d 1 1 %lld 1</DataItem>\n", in, k,
+            (long long)ncells);
+    data_item(f, "          ", ncells, nm, "Float", 8, cycle, "/cells/volume_fractions");
+    fprintf(f, "%s  </DataItem>\n%s</Attribute>\n", in, in);
+}
+
 int xdmf_write_dump(const char *dir, long cycle, double time, int dim, int64_t ncells, int64_t nnodes,
-                    const struct registry *reg, char *err, size_t errlen)
+                    const struct registry *reg, const char (*mat_names)[32], char *err, size_t errlen)
 {
     char path[8192], tmp[8300];
     snprintf(path, sizeof path, "%s/hydro_%06ld.xmf", dir, cycle);
@@ -67,6 +79,11 @@ int xdmf_write_dump(const char *dir, long cycle, double time, int dim, int64_t n
     for (int v = 0; v < reg->n; v++) {
         const struct var *var = &reg->v[v];
         if (!(var->flags & VAR_CHECKPOINT))
+            continue;
+        if (var->flags & VAR_FRACTION)
+            for (int k = 0; k < var->ncomp; k++)
+                fraction_item(f, in, ncells, var->ncomp, k, mat_names[k], cycle);
+        if (var->flags & VAR_MATERIAL)
             continue;
         int cell = var->center == VAR_CELL;
         char dset[128];

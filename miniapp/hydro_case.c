@@ -294,6 +294,7 @@ static void hydro_diagnostics(const void *self, struct run *run, struct dump_met
     for (int k = 0; k < meta->nmat; k++) {
         meta->mat_mass0[k] = s->totals.mat0[k];
         meta->mat_removed[k] = s->h.removed[k];
+        snprintf(meta->mat_names[k], sizeof meta->mat_names[k], "%s", run->cfg.mat[k].name);
     }
     comm_sum_doubles(run->comm, meta->mat_removed, meta->nmat); /* what left the cells, over the ranks */
 }

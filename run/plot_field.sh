@@ -8,7 +8,7 @@ usage: run/plot_field.sh [-h] [-c MIN:MAX] DUMP VARIABLE [OUT.png]
   DUMP      a hydro dump (checkpoints/hydro_NNNNNN.h5), or a directory: its newest hydro_*.h5
   VARIABLE  a cell variable of the dump (/cells/VARIABLE: density, pressure, rank, ...);
             a multi-component one is drawn as its magnitude, VARIABLE:K as its component K
-            (from 0: material_fraction:1 is the second material's volume fraction)
+            (from 0: volume_fractions:1 is the second material's volume fraction)
   OUT.png   the picture (default: the dump's name with _VARIABLE.png instead of .h5)
   -c MIN:MAX  colour range (default: the range of the cells drawn)
 2D dumps: every cell. 3D dumps: a cut by the plane z = the centre height of the cell nearest

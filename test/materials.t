@@ -22,6 +22,10 @@ drifts() {
     grep 'Materials at' "$1" | tail -n 1 | grep -o 'drift [-+0-9.e]*' |
         awk '{ d = $2 < 0 ? -$2 : $2; if (d > m) m = d } END { printf "%.3g", NR ? m : 1 }'
 }
+vals() { # the dataset's values, one per line (its first DATA block: the attributes follow)
+    h5dump -y -m %.17g -d "$1" "$2" 2> /dev/null | awk '/DATA {/ { on = 1; next } on && /}/ { exit } on' |
+        tr ',' '\n' | sed -n 's/^ *\([-0-9][-0-9.e+]*\) *$/\1/p'
+}
 # conserved FILE: each material's mass is conserved to 1e-10 relative there (the issue's bound);
 # the largest drift in $d
 conserved() { d=$(drifts "$1"); awk -v d="$d" 'BEGIN { exit !(d <= 1e-10) }'; }
@@ -49,10 +53,29 @@ conserved wa400/out
 ok $? "water-air: each material's mass conserved to $d relative, the mass removed below the threshold counted"
 grep 'Materials at' wa400/out | tail -n 1 | grep -q 'water .*removed [0-9.e+-]*); air .*removed'
 ok $? "the listing prints each material's mass and what left cells below the threshold"
-h5dump -H -d /cells/material_fraction "$(last_dump wa400)" 2> /dev/null | grep -q 'DATASPACE  SIMPLE { ( 400, 2 )'
-ok $? "the dump holds /cells/material_fraction [cells][2], in global id order, readable with h5dump"
-grep -q 'Name="material_fraction"' "$(last_dump wa400 | sed 's/\.h5$/.xmf/')"
-ok $? "the XDMF file gives ParaView the volume fractions"
+# /materials: count [cells], then material and each material variable [entries], in global cell id order
+d4=$(last_dump wa400)
+vals /materials/count "$d4" > wa.count
+vals /materials/material "$d4" > wa.mat
+vals /materials/material_fraction "$d4" > wa.frac
+ne=$(wc -l < wa.mat)
+awk '{ s += $1; if ($1 < 1 || $1 > 2) bad++; if ($1 == 2) mixed++ } END {
+         print mixed + 0 > "wa.mixed"; exit !(NR == 400 && bad == 0 && s == '"$ne"' && mixed > 0) }' wa.count &&
+    [ "$(wc -l < wa.frac)" = "$ne" ] && h5dump -A -g /materials "$d4" | grep -q '"water air"'
+ok $? "the dump's /materials holds a count per cell (400, $(cat wa.mixed) of them mixed), then $ne entries: material index and each material variable"
+# the entries expand to the dense /cells/volume_fractions [cells][2] (0 where absent)
+vals /cells/volume_fractions "$d4" > wa.vf
+awk 'FILENAME == ARGV[1] { n[NR] = $1; next } FILENAME == ARGV[2] { m[FNR] = $1; next }
+     FILENAME == ARGV[3] { f[FNR] = $1; next } { v[FNR] = $1 }
+     END { j = 0; for (c = 1; c <= 400; c++) { row[0] = 0; row[1] = 0
+               for (k = 0; k < n[c]; k++) { j++; row[m[j]] = f[j] }
+               if (v[2 * c - 1] != row[0] || v[2 * c] != row[1]) bad++ }
+           exit !(bad == 0 && j == '"$ne"' && j > 400 && FNR == 800) }' wa.count wa.mat wa.frac wa.vf
+ok $? "/cells/volume_fractions is the entries' fractions cell by cell, 0 for an absent material"
+x4=$(echo "$d4" | sed 's/\.h5$/.xmf/')
+grep -q 'Name="volume_fraction_water"' "$x4" && grep -q 'Name="volume_fraction_air"' "$x4" &&
+    ! grep -q 'Name="material_' "$x4"
+ok $? "the XDMF file gives ParaView each material's volume fraction as a cell field (volume_fraction_water, _air)"
 # pure Lagrange: every cell keeps its material
 mkdir wap && (cd wap && mpi 2 $HYDRO "$WA" physics.remap=none > out 2>&1)
 $V "$(last_dump wap)" water_air > wap.v 2>&1
@@ -66,15 +89,14 @@ $V "$(last_dump war)" water_air > war.v 2>&1
 lr=$(metric war.v l1)
 awk -v e="$lr" -v f="$l400" 'BEGIN { exit !(e > 0 && e <= 0.015 && e < f) }' && [ "$(metric war.v time)" = 0.000229 ]
 ok $? "water-air with pressure relaxation, 400 cells: L1 / 1000 = $lr (frozen fractions: $l400)"
-vals() { # the dataset's values, one per line (its first DATA block: the attributes follow)
-    h5dump -y -m %.17g -d "$1" "$2" 2> /dev/null | awk '/DATA {/ { on = 1; next } on && /}/ { exit } on' |
-        tr ',' '\n' | sed -n 's/^ *\([-0-9][-0-9.e+]*\) *$/\1/p'
-}
-vals /cells/material_fraction "$(last_dump war)" | paste - - > war.f
-vals /cells/material_pressure "$(last_dump war)" | paste - - > war.p
-paste war.f war.p | awk '$1 > 0 && $2 > 0 { m++; d = $3 - $4; if (d < 0) d = -d; s = $3 < 0 ? -$3 : $3
-                                             if (d > 1e-9 * s + 1e-6) bad++ }
-                          END { print m + 0 > "war.mixed"; exit !(m > 0 && bad == 0) }'
+vals /materials/count "$(last_dump war)" > war.n
+vals /materials/material_pressure "$(last_dump war)" > war.p
+awk 'FILENAME == ARGV[1] { n[NR] = $1; next } { p[FNR] = $1 }
+     END { j = 0; for (c = 1; c in n; c++) { if (n[c] == 2) { m++; d = p[j + 1] - p[j + 2]; if (d < 0) d = -d
+                                                          s = p[j + 1] < 0 ? -p[j + 1] : p[j + 1]
+                                                          if (d > 1e-9 * s + 1e-6) bad++ }
+                                          j += n[c] }
+           print m + 0 > "war.mixed"; exit !(m > 0 && bad == 0) }' war.n war.p
 ok $? "after the relaxation both materials of each of the $(cat war.mixed) mixed cells have one pressure"
 conserved war/out
 ok $? "with the relaxation each material's mass is conserved to $d relative"
@@ -136,13 +158,25 @@ conserved rs/out2 && [ -n "$(removed ref/out)" ] && [ "$(removed rs/out2)" = "$(
 ok $? "after the restart the materials' drift ($d) and removed mass ($(removed rs/out2)) continue from t = 0"
 # a damaged materials dataset is refused, naming it
 src=rs/checkpoints/hydro_000007.h5
-off=$(h5dump -p -H -d /cells/material_fraction "$src" 2> /dev/null | sed -n 's/.*OFFSET \([0-9]*\).*/\1/p')
-cp "$src" damaged.h5
-printf 'garbage!' | dd of=damaged.h5 bs=1 seek=$((${off:-0} + 64)) conv=notrunc 2> /dev/null
-mpi 2 $HYDRO --restart damaged.h5 > dmg.out 2> dmg.err
-rc=$?
-[ -n "$off" ] && [ $rc -eq 2 ] && grep -q 'dataset /cells/material_fraction does not match its checksum' dmg.err
-ok $? "a damaged /cells/material_fraction is refused, exit 2: $(head -n 1 dmg.err | cut -c 1-120)"
+for ds in /materials/material_fraction /materials/count /materials/material; do
+    off=$(h5dump -p -H -d $ds "$src" 2> /dev/null | sed -n 's/.*OFFSET \([0-9]*\).*/\1/p')
+    cp "$src" damaged.h5
+    printf 'garbage!' | dd of=damaged.h5 bs=1 seek=$((${off:-0} + 64)) conv=notrunc 2> /dev/null
+    mpi 2 $HYDRO --restart damaged.h5 > dmg.out 2> dmg.err
+    rc=$?
+    [ -n "$off" ] && [ $rc -eq 2 ] && grep -q "dataset $ds does not match its checksum" dmg.err
+    ok $? "a damaged $ds is refused, exit 2: $(head -n 1 dmg.err | cut -c 1-120)"
+done
+# entries that do not match the counts (checksums made to match): refused, naming the dataset
+MUT=$BUILD/test/h5mutate
+cp "$src" short.h5 && $MUT short.h5 resize-dataset /materials/material -1 > /dev/null 2>&1
+mpi 2 $HYDRO --restart short.h5 > dmg.out 2> dmg.err
+[ $? -eq 2 ] && grep -q '/materials/material_[a-z_]* has [0-9]* rows but /materials/material has' dmg.err
+ok $? "one entry fewer in /materials/material: refused, exit 2: $(head -n 1 dmg.err | cut -c 1-140)"
+cp "$src" noentries.h5 && $MUT noentries.h5 drop-dataset /materials/material_mass > /dev/null 2>&1
+mpi 2 $HYDRO --restart noentries.h5 > dmg.out 2> dmg.err
+[ $? -eq 2 ] && grep -q 'lacks dataset /materials/material_mass' dmg.err
+ok $? "a dump without /materials/material_mass: refused, exit 2: $(head -n 1 dmg.err | cut -c 1-120)"
 # the MaHyCo bench's bi-Sod in 3D with two materials (directional sweeps)
 label="bisod_x 3D, two materials"
 BI="$top/inputs/bench/mahyco.ini mesh.nx=40 mesh.ny=6 mesh.nz=6 run.max_cycles=20 output.checkpoint_period=0"
@@ -183,7 +217,7 @@ ok $? "triple point, directional sweeps: 3 ranks (minimal) bit for bit 1 rank"
 conserved tp1/out
 ok $? "triple point: each of the three materials' mass conserved to $d relative"
 # fractions are fractions: in [0, 1], summing to 1 in every cell, some cells mixed
-vals /cells/material_fraction "$a" | paste - - - | awk '
+vals /cells/volume_fractions "$a" | paste - - - | awk '
     { s = $1 + $2 + $3; e = s - 1; if (e < 0) e = -e; if (e > 1e-12) bad++
       for (i = 1; i <= 3; i++) { if ($i < 0 || $i > 1) bad++; if ($i > 0 && $i < 1) mixed[NR] = 1 } n++ }
     END { for (c in mixed) m++; print m + 0 > "mixed.n"; exit !(n == 56 * 24 && bad == 0 && m > 0) }'

@@ -108,13 +108,13 @@ mkdir wa
 (cd wa && mpi 2 "$HYDRO" "$top/inputs/water_air.ini" mesh.nx=40 mesh.ly=0.025 physics.final_time=1e-4 \
     output.listing_period=0 > log 2>&1)
 wa=$(ls wa/checkpoints/hydro_*.h5 | tail -n 1)
-"$tool" "$wa" profile material_fraction:0 x > frac.txt 2> err &&
+"$tool" "$wa" profile volume_fractions:0 x > frac.txt 2> err &&
     awk '$2 < 0 || $2 > 1 {bad = 1} NR == 1 {first = $2} {last = $2} END {exit !(!bad && NR == 40 && first == 1 && last == 0)}' \
         frac.txt
-ok $? "material_fraction:0: the water's fraction per cell, 1 at the left end, 0 at the right"
-"$tool" "$wa" info material_fraction:2 > /dev/null 2> err
+ok $? "volume_fractions:0: the water's fraction per cell, 1 at the left end, 0 at the right"
+"$tool" "$wa" info volume_fractions:2 > /dev/null 2> err
 [ $? -eq 2 ] && grep -q 'has 2 components: no component 2' err; ok $? "a component out of range: exit 2 ($(cat err))"
-out=$(field "$wa" material_fraction:1 air.png 2> err) && png air.png; ok $? "plot_field.sh draws a material's fraction"
+out=$(field "$wa" volume_fractions:1 air.png 2> err) && png air.png; ok $? "plot_field.sh draws a material's fraction"
 "$tool" "$wa" exact density x > wa_exact.txt &&
     awk '$1 < 0.05 && $2 != 1000 {bad = 1} $1 > 0.95 && $2 != 50 {bad = 1} $2 > 700 && $2 < 900 {star = 1}
          END {exit bad || !star}' wa_exact.txt

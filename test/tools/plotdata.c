@@ -10,7 +10,7 @@
  *        plotdata DUMP exact VAR AXIS      -> the exact solution of the dump's case at its time along AXIS,
  *                                             "coordinate value"; exit 3 (and a reason on stderr) when none
  * A multi-component variable is drawn as its magnitude, or VAR:K as its component K (from 0: the
- * volume fraction of material K is material_fraction:K). Exit 2: bad usage, not a dump, no such
+ * volume fraction of material K is volume_fractions:K). Exit 2: bad usage, not a dump, no such
  * variable or component. */
 #include <hdf5.h>
 #include <math.h>

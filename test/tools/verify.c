@@ -112,10 +112,10 @@ int main(int argc, char **argv)
             vsum += vol[c];
         }
         printf("l1=%.6e time=%.6g cells=%llu", err / vsum, t, (unsigned long long)nc);
-        if (H5Lexists(f, "/cells/material_fraction", H5P_DEFAULT) > 0) {
+        if (H5Lexists(f, "/cells/volume_fractions", H5P_DEFAULT) > 0) {
             /* two materials: where the left one's volume ends, against the exact contact */
             hsize_t nm = 0;
-            double *frac = read_all(f, "/cells/material_fraction", &nc, &nm, H5T_NATIVE_DOUBLE), left = 0, ps, us;
+            double *frac = read_all(f, "/cells/volume_fractions", &nc, &nm, H5T_NATIVE_DOUBLE), left = 0, ps, us;
             for (hsize_t c = 0; c < nc; c++)
                 left += frac[c * nm] * vol[c];
             riemann_star(&l, &r, 1.4, &ps, &us);
@@ -128,7 +128,7 @@ int main(int argc, char **argv)
          * volume ends (material 0's fractions) */
         const struct water_air wa = water_air_problem();
         hsize_t nm = 0;
-        double *frac = read_all(f, "/cells/material_fraction", &nc, &nm, H5T_NATIVE_DOUBLE);
+        double *frac = read_all(f, "/cells/volume_fractions", &nc, &nm, H5T_NATIVE_DOUBLE);
         double ps, us, err = 0, vsum = 0, water = 0;
         riemann_star2(&wa.water, &wa.qwater, &wa.air, &wa.qair, &ps, &us);
         for (hsize_t c = 0; c < nc; c++) {
