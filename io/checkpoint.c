@@ -185,11 +185,17 @@ static int dumped_vars(const struct registry *reg, enum var_center center, const
     return n;
 }
 
-static void pack_vars(const struct var *const *vars, int nvars, int32_t item, char *dst)
+static void pack_vars(const struct registry *reg, const struct var *const *vars, int nvars, int32_t item, char *dst)
 {
     for (int v = 0; v < nvars; v++) {
         size_t bytes = (size_t)vars[v]->ncomp * sizeof(double);
-        memcpy(dst, vars[v]->data + (size_t)item * vars[v]->ncomp, bytes);
+        if (vars[v]->flags & VAR_MATERIAL) { /* a row of one value per material */
+            double row[8];
+            registry_mat_row(reg, (int)(vars[v] - reg->v), item, row);
+            memcpy(dst, row, bytes);
+        } else {
+            memcpy(dst, vars[v]->data + (size_t)item * vars[v]->ncomp, bytes);
+        }
         dst += bytes;
     }
 }
@@ -275,7 +281,7 @@ static char *cell_block(MPI_Comm comm, const struct mesh *m, const struct regist
         mesh_cell_face_tags(m, c, tags);
         memcpy(r + l->c_tags, tags, 4 * (size_t)nf);
         memcpy(r + l->c_rank, &me, 4);
-        pack_vars(vars, nvars, c, r + l->c_vars);
+        pack_vars(reg, vars, nvars, c, r + l->c_vars);
     }
     free(vars);
     return gid_push_exchange(&push, lo, cnt);
@@ -295,7 +301,7 @@ static char *node_block(MPI_Comm comm, const struct mesh *m, const struct regist
         char *r = gid_push_record(&push, i);
         memcpy(r, &m->node_gid[i], 8);
         memcpy(r + l->n_xyz, m->node_xyz + 3 * (size_t)i, 24);
-        pack_vars(vars, nvars, i, r + l->n_vars);
+        pack_vars(reg, vars, nvars, i, r + l->n_vars);
     }
     free(vars);
     return gid_push_exchange(&push, lo, cnt);

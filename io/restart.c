@@ -694,7 +694,10 @@ static void fetch_records(MPI_Comm comm, struct registry *reg, enum var_center c
             struct var *var = &reg->v[v];
             if (var->center != center || !(var->flags & VAR_CHECKPOINT))
                 continue;
-            memcpy(var->data + (size_t)i * var->ncomp, rec + (size_t)i * width + off, (size_t)var->ncomp * sizeof *rec);
+            if (var->flags & VAR_MATERIAL) /* after the cell variables, the fractions first */
+                registry_mat_set_row(reg, v, i, rec + (size_t)i * width + off, 1);
+            else
+                memcpy(var->data + (size_t)i * var->ncomp, rec + (size_t)i * width + off, (size_t)var->ncomp * sizeof *rec);
             off += var->ncomp;
         }
     }

@@ -13,7 +13,17 @@ static void put_values(struct buf *b, const struct sync_group *g, int32_t i)
 {
     for (int v = 0; v < g->nvars; v++) {
         const struct var *var = &g->reg->v[g->vars[v]];
-        buf_put(b, var->data + (size_t)i * var->stride, (size_t)var->ncomp * sizeof(double));
+        double row[8];
+        const double *src = var->data + (size_t)i * var->stride;
+        if (var->flags & VAR_MATERIAL) {
+            registry_mat_row(g->reg, g->vars[v], i, row);
+            src = row;
+        }
+        buf_put(b, src, (size_t)var->ncomp * sizeof(double));
+    }
+    if (g->nmat) { /* and the composition */
+        double bits = (double)matstore_bits(g->reg->mats, i);
+        buf_put(b, &bits, sizeof bits);
     }
 }
 
@@ -22,17 +32,29 @@ static long long compare(const struct sync_group *g, const struct mesh *m, int32
                          long long *compared, long long bad, char *what, size_t n)
 {
     const int cells = g->plan->center == VAR_CELL;
-    for (int v = 0; v < g->nvars; v++) {
-        const struct var *var = &g->reg->v[g->vars[v]];
-        for (int c = 0; c < var->ncomp; c++) {
-            double own, mine = var->data[(size_t)i * var->stride + c];
+    for (int v = 0; v <= g->nvars; v++) {
+        if (v == g->nvars && !g->nmat)
+            break;
+        const struct var *var = &g->reg->v[g->vars[v < g->nvars ? v : 0]];
+        double row[8];
+        const double *mine_row = var->data + (size_t)i * var->stride;
+        if (v == g->nvars) { /* the composition, after the values */
+            row[0] = (double)matstore_bits(g->reg->mats, i);
+            mine_row = row;
+        } else if (var->flags & VAR_MATERIAL) {
+            registry_mat_row(g->reg, g->vars[v], i, row);
+            mine_row = row;
+        }
+        for (int c = 0; c < (v == g->nvars ? 1 : var->ncomp); c++) {
+            double own, mine = mine_row[c];
             buf_get(b, &own, sizeof own);
             ++*compared;
             if (!memcmp(&own, &mine, sizeof own))
                 continue;
             if (!bad++)
                 snprintf(what, n, "%s '%s' component %d of %s %lld (owner rank %d): ghost %.17g, owner %.17g",
-                         var->flags & VAR_MATERIAL ? "material variable" : "variable", var->name, c,
+                         v == g->nvars ? "composition" : var->flags & VAR_MATERIAL ? "material variable" : "variable",
+                         v == g->nvars ? "bits" : var->name, c,
                          cells ? "cell" : "node", (long long)(cells ? m->cell_gid[i] : m->node_gid[i]),
                          cells ? m->cell_owner[i] : m->node_owner[i], mine, own);
         }

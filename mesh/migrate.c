@@ -27,8 +27,15 @@ static void pack_values(struct buf *b, const struct registry *reg, enum var_cent
             continue;
         size_t row = (size_t)var->ncomp * sizeof(double);
         char *dst = buf_append(b, (size_t)n * row);
-        for (int64_t i = 0; i < n; i++)
-            memcpy(dst + (size_t)i * row, var->data + (size_t)items[i] * var->ncomp, row);
+        for (int64_t i = 0; i < n; i++) {
+            if (var->flags & VAR_MATERIAL) { /* one value per material, 0 where absent */
+                double vals[8];
+                registry_mat_row(reg, v, items[i], vals);
+                memcpy(dst + (size_t)i * row, vals, row);
+            } else {
+                memcpy(dst + (size_t)i * row, var->data + (size_t)items[i] * var->ncomp, row);
+            }
+        }
     }
 }
 
@@ -228,6 +235,35 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
     mg->seconds_unpack = comm_wtime() - t0;
 }
 
+/* A material variable's rows for the new cells into the new store ns: from the old store (its
+ * pure cells' values in the cell variable's old array) or from a message; the fractions set
+ * each cell's composition (they come first in the registry). Pure cells' values are their cell
+ * variables', which migrate on their own. */
+static void fill_material(struct matstore *ns, const struct matstore *os, const struct var *var, double *old_pure,
+                          const int64_t *src, int32_t new_n, const struct inbox *in, const size_t *block)
+{
+    double row[8], *pure[MQ_COUNT] = {0}, *none[MQ_COUNT] = {0};
+    pure[var->mq] = old_pure;
+    const size_t bytes = (size_t)var->ncomp * sizeof(double);
+    for (int32_t i = 0; i < new_n; i++) {
+        if (src[i] >= 0) {
+            matstore_get(os, pure, (int32_t)src[i], (enum mat_quantity)var->mq, row);
+        } else if (src[i] <= -2) {
+            int64_t code = -2 - src[i];
+            memcpy(row, in->msg[msg_of(code)].data + block[msg_of(code)] + (size_t)pos_of(code) * bytes, bytes);
+        } else {
+            continue; /* a ghost no one sent: the synchronisation after the migration fills it */
+        }
+        if (var->flags & VAR_FRACTION) {
+            unsigned bits = 0;
+            for (int k = 0; k < var->ncomp; k++)
+                bits |= (unsigned)(row[k] > 0) << k;
+            matstore_compose(ns, i, bits);
+        }
+        matstore_set(ns, none, i, (enum mat_quantity)var->mq, row);
+    }
+}
+
 /* The new arrays of one family: from the old local copy when there is one, else from a message. */
 static void fill_family(struct migration *mg, int family, const int64_t *old_gid, int32_t old_n, const int64_t *new_gid,
                         int32_t new_n, int32_t new_owned, int nv, int nf, struct registry *reg)
@@ -255,14 +291,27 @@ static void fill_family(struct migration *mg, int family, const int64_t *old_gid
         memcpy(&count[i], in->msg[i].data, sizeof count[i]);
         block[i] = header_bytes(family, count[i], nv, nf);
     }
+    /* the old arrays stay until every variable is filled: material variables read their pure
+     * cells' values there */
+    double **old_data = xcalloc((size_t)(reg->n ? reg->n : 1), sizeof *old_data);
+    struct matstore *ns = center == VAR_CELL && reg->mats ? matstore_create(reg->mats->nmat, new_n) : NULL;
     for (int v = 0; v < reg->n; v++) {
         struct var *var = &reg->v[v];
         if (var->center != center || var->external)
             continue;
         size_t row = (size_t)var->ncomp * sizeof(double);
+        if (var->flags & VAR_MATERIAL) {
+            fill_material(ns, reg->mats, var, var->pure >= 0 ? (old_data[var->pure] ? old_data[var->pure]
+                                                                                   : reg->v[var->pure].data)
+                                                              : NULL,
+                          src, new_n, in, block);
+            for (int i = 0; i < in->n; i++)
+                block[i] += (size_t)count[i] * row;
+            continue;
+        }
         double *data = xcalloc((size_t)(new_n ? new_n : 1) * (size_t)var->ncomp, sizeof *data);
+        old_data[v] = var->data;
         if (!owned_var(var, center)) { /* the registry's, not migrating: new items, zero values */
-            free(var->data);
             var->data = data;
             continue;
         }
@@ -277,8 +326,14 @@ static void fill_family(struct migration *mg, int family, const int64_t *old_gid
         }
         for (int i = 0; i < in->n; i++)
             block[i] += (size_t)count[i] * row;
-        free(var->data);
         var->data = data;
+    }
+    for (int v = 0; v < reg->n; v++)
+        free(old_data[v]);
+    free(old_data);
+    if (ns) {
+        matstore_destroy(reg->mats);
+        reg->mats = ns;
     }
     for (int i = 0; i < in->n; i++)
         if (block[i] != in->msg[i].len)

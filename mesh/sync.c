@@ -164,8 +164,8 @@ static void make_requests(struct sync_group *g)
         MPI_CHECK(MPI_Recv_init(p->recvbuf + (size_t)p->recv_off[i] * g->width, max_len(g, p->recv_off, i),
                                 MPI_DOUBLE, p->recv_rank[i], g->tag, g->comm, &g->req[i]));
     for (int i = 0; i < p->nsend; i++) {
-        g->send_len[i] = g->frac >= 0 ? -1 : max_len(g, p->send_off, i);
-        if (g->frac < 0)
+        g->send_len[i] = g->nmat ? -1 : max_len(g, p->send_off, i);
+        if (!g->nmat)
             MPI_CHECK(MPI_Send_init(p->sendbuf + (size_t)p->send_off[i] * g->width, g->send_len[i], MPI_DOUBLE,
                                     p->send_rank[i], g->tag, g->comm, &g->req[p->nrecv + i]));
     }
@@ -183,7 +183,7 @@ static void free_requests(struct sync_group *g)
 }
 
 /* Sorts the group's variables into the others and the material variables; returns the number
- * of material variables (their VAR_FRACTION variable in g->frac). */
+ * of material variables (g->nmat: the registry's materials when there are any). */
 static int material_vars(struct sync_group *g, const int *vars, int nvars)
 {
     const struct registry *reg = g->reg;
@@ -194,12 +194,7 @@ static int material_vars(struct sync_group *g, const int *vars, int nvars)
         for (int v = 0; v < nvars; v++)
             if (((reg->v[vars[v]].flags & VAR_MATERIAL) != 0) == pass)
                 g->vars[n++] = vars[v];
-    g->frac = nm ? registry_flagged(reg, VAR_FRACTION) : -1;
-    g->nmat = g->frac >= 0 ? reg->v[g->frac].ncomp : 0;
-    for (int v = nvars - nm; v < nvars; v++)
-        if (g->frac < 0 || reg->v[g->vars[v]].ncomp != g->nmat || reg->v[g->vars[v]].stride != g->nmat)
-            hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: material variable '%s' without a composition",
-                        reg->v[g->vars[v]].name);
+    g->nmat = nm ? reg->mats->nmat : 0;
     return nm;
 }
 
@@ -274,15 +269,6 @@ void sync_group_destroy(struct sync_group *g)
     free(g);
 }
 
-/* The bits of the materials cell c holds. */
-static double composition(const struct var *frac, int32_t c)
-{
-    unsigned bits = 0;
-    for (int k = 0; k < frac->ncomp; k++)
-        bits |= (frac->data[(size_t)c * frac->stride + k] > 0) << k;
-    return (double)bits;
-}
-
 /* Message layout per neighbour: variable after variable, items in plan order, components; then
  * for a material group the items' compositions and each material variable's present entries.
  * Returns the doubles packed. */
@@ -301,21 +287,19 @@ static int32_t pack(const struct sync_group *g, const int32_t *idx, int32_t n, d
                 *dst++ = src[c];
         }
     }
-    if (g->frac < 0)
+    if (nplain == g->nvars)
         return (int32_t)(dst - start);
-    const double *code = dst;
     for (int32_t k = 0; k < n; k++)
-        *dst++ = composition(&g->reg->v[g->frac], idx[k]);
-    for (int v = nplain; v < g->nvars; v++) {
-        const struct var *var = &g->reg->v[g->vars[v]];
+        *dst++ = (double)matstore_bits(g->reg->mats, idx[k]);
+    for (int v = nplain; v < g->nvars; v++)
         for (int32_t k = 0; k < n; k++) {
-            const double *src = var->data + (size_t)idx[k] * g->nmat;
-            unsigned bits = (unsigned)code[k];
+            double row[8];
+            registry_mat_row(g->reg, g->vars[v], idx[k], row);
+            unsigned bits = matstore_bits(g->reg->mats, idx[k]);
             for (int m = 0; m < g->nmat; m++)
                 if (bits >> m & 1u)
-                    *dst++ = src[m];
+                    *dst++ = row[m];
         }
-    }
     return (int32_t)(dst - start);
 }
 
@@ -333,19 +317,20 @@ static int32_t unpack(const struct sync_group *g, const int32_t *idx, int32_t n,
                 dst[c] = *src++;
         }
     }
-    if (g->frac < 0)
+    if (v == g->nvars)
         return (int32_t)(src - start);
-    const double *code = src;
+    const double *code = src; /* the owners' compositions first, then their values */
     src += n;
-    for (; v < g->nvars; v++) {
-        struct var *var = &g->reg->v[g->vars[v]];
+    for (int32_t k = 0; k < n; k++)
+        matstore_compose(g->reg->mats, idx[k], (unsigned)code[k]);
+    for (; v < g->nvars; v++)
         for (int32_t k = 0; k < n; k++) {
-            double *dst = var->data + (size_t)idx[k] * g->nmat;
+            double row[8];
             unsigned bits = (unsigned)code[k];
             for (int m = 0; m < g->nmat; m++)
-                dst[m] = bits >> m & 1u ? *src++ : 0.0;
+                row[m] = bits >> m & 1u ? *src++ : 0.0;
+            registry_mat_set_row(g->reg, g->vars[v], idx[k], row, 1);
         }
-    }
     return (int32_t)(src - start);
 }
 

@@ -41,7 +41,7 @@ enum sync_kind { SYNC_KIND_PERSISTENT, SYNC_KIND_BASIC };
  * MPI_Isend/MPI_Irecv each time.
  *
  * Material variables (VAR_MATERIAL) travel as the cells' compositions (one code per cell, the
- * bits of the materials whose VAR_FRACTION entry is positive) then, variable after variable,
+ * bits of the materials it holds) then, variable after variable,
  * each cell's present materials only: a message's length follows the composition of the cells
  * it carries. Receives are posted for every material present; a send request is recorded
  * again only when its message's length changed. A ghost receives its owner's composition and
@@ -54,7 +54,7 @@ struct sync_group {
     int *vars;
     int width; /* doubles per item at most, summed over the variables (and the composition code) */
     int plain_width; /* doubles per item of the variables that are not material variables */
-    int frac, nmat;  /* material groups: the VAR_FRACTION variable and its columns; else -1, 0 */
+    int nmat;        /* material groups: the registry's materials; 0 for the others */
     int32_t *send_len; /* doubles of each send message as recorded (material groups: packed) */
     enum sync_kind kind;
     int tag;

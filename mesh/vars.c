@@ -20,6 +20,7 @@ void registry_free(struct registry *r)
         if (!r->v[i].external)
             free(r->v[i].data);
     free(r->v);
+    matstore_destroy(r->mats);
     memset(r, 0, sizeof *r);
 }
 
@@ -37,7 +38,7 @@ static struct var *new_var(struct registry *r, const char *name, enum var_center
             hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: variable '%s' registered twice", name);
     if (strlen(name) >= sizeof r->v[0].name || ncomp < 1 || ((flags & VAR_MIGRATE) && !(flags & VAR_SYNC)) ||
         ((flags & VAR_SHOCK) && (center != VAR_CELL || ncomp != 1 || registry_flagged(r, VAR_SHOCK) >= 0)) ||
-        ((flags & VAR_MATERIAL) && (center != VAR_CELL || ncomp > 32)) ||
+        ((flags & VAR_MATERIAL) && (center != VAR_CELL || !r->mats || ncomp != r->mats->nmat)) ||
         ((flags & VAR_FRACTION) && (!(flags & VAR_MATERIAL) || registry_flagged(r, VAR_FRACTION) >= 0)))
         hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: bad variable '%s'", name);
     if (r->n == r->cap) {
@@ -58,10 +59,57 @@ static struct var *new_var(struct registry *r, const char *name, enum var_center
 int registry_add(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,
                  const char *unit)
 {
+    if (flags & VAR_MATERIAL) /* the matstore's: registry_add_material */
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: material variable '%s' without the store", name);
     struct var *v = new_var(r, name, center, ncomp, flags, unit);
     int32_t items = center == VAR_CELL ? r->ncells : r->nnodes;
     v->data = xcalloc((size_t)(items ? items : 1) * (size_t)ncomp, sizeof *v->data);
     return r->n - 1;
+}
+
+void registry_set_materials(struct registry *r, int nmat)
+{
+    if (r->mats || nmat < 2 || nmat > 8)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: %d materials", nmat);
+    r->mats = matstore_create(nmat, r->ncells);
+}
+
+int registry_add_material(struct registry *r, const char *name, enum mat_quantity mq, int pure, unsigned flags,
+                          const char *unit)
+{
+    if (!(flags & VAR_MATERIAL) || !r->mats || (mq == MQ_FRAC) != (pure < 0) || !(mq == MQ_FRAC) != !(flags & VAR_FRACTION) ||
+        (pure >= 0 && (pure >= r->n || r->v[pure].center != VAR_CELL || r->v[pure].ncomp != 1 || r->v[pure].external)))
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: bad material variable '%s'", name);
+    struct var *v = new_var(r, name, VAR_CELL, r->mats->nmat, flags, unit);
+    v->mq = mq;
+    v->pure = pure;
+    return r->n - 1;
+}
+
+void registry_mat_row(const struct registry *r, int id, int32_t c, double *row)
+{
+    const struct var *v = &r->v[id];
+    double *pure[MQ_COUNT] = {0};
+    if (v->pure >= 0)
+        pure[v->mq] = r->v[v->pure].data;
+    matstore_get(r->mats, pure, c, (enum mat_quantity)v->mq, row);
+}
+
+void registry_mat_set_row(struct registry *r, int id, int32_t c, const double *row, int to_cell)
+{
+    const struct var *v = &r->v[id];
+    if (v->flags & VAR_FRACTION) {
+        unsigned bits = 0;
+        for (int k = 0; k < v->ncomp; k++)
+            bits |= (unsigned)(row[k] > 0) << k;
+        if (!bits)
+            hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: a cell without material");
+        matstore_compose(r->mats, c, bits);
+    }
+    double *pure[MQ_COUNT] = {0};
+    if (v->pure >= 0 && to_cell)
+        pure[v->mq] = r->v[v->pure].data;
+    matstore_set(r->mats, pure, c, (enum mat_quantity)v->mq, row);
 }
 
 int registry_add_external(struct registry *r, const char *name, enum var_center center, int ncomp, unsigned flags,

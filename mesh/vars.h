@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "matstore.h"
+
 enum var_center { VAR_CELL, VAR_NODE };
 /* The flags decide what every module does with a variable; none looks a variable up by name. */
 enum var_flags {
@@ -14,11 +16,11 @@ enum var_flags {
                                * variable without it is resized for the new mesh, zero-filled */
     VAR_SHOCK = 1u << 3,      /* the cell variable that loadbalance.cost = shock reads: cells where it is
                                * positive cost more (at most one) */
-    VAR_MATERIAL = 1u << 4,   /* a material variable: one column per material, only the materials present
-                               * in a cell (fraction > 0) hold values, the others 0; synchronised with
-                               * messages sized by the cells' composition (needs a VAR_FRACTION variable) */
-    VAR_FRACTION = 1u << 5    /* the material variable whose positive entries say which materials a cell
-                               * holds: its composition (at most one) */
+    VAR_MATERIAL = 1u << 4,   /* a material variable (registry_add_material): one quantity of the
+                               * registry's matstore, read and written as rows of one value per material
+                               * (0 where absent); synchronised with messages sized by the composition */
+    VAR_FRACTION = 1u << 5    /* the material variable of the volume fractions: setting its row sets the
+                               * cell's composition (its positive entries) */
 };
 
 struct var {
@@ -30,12 +32,15 @@ struct var {
     double *data; /* [items][ncomp], owned items then ghosts as in the mesh numbering */
     int stride;   /* doubles from one item to the next: ncomp, more for a view (registry_set_view) */
     int external; /* data not owned by the registry */
+    int mq;       /* material variables: the matstore quantity, and the cell variable holding a */
+    int pure;     /* pure cell's value (-1: the fraction, 1) */
 };
 
 struct registry {
     int n, cap;
     struct var *v;
     int32_t ncells, nnodes; /* local items, owned + ghosts */
+    struct matstore *mats;  /* the materials' storage, NULL without material variables */
 };
 
 void registry_init(struct registry *r, int32_t ncells, int32_t nnodes);
@@ -53,6 +58,18 @@ void registry_set_external(struct registry *r, int id, double *data);
  * so that it is synchronised in place. Only synchronisation honours the stride: a view has no
  * flag but VAR_SYNC (never dumped, never migrated). */
 void registry_set_view(struct registry *r, int id, double *data, int stride);
+/* The materials' storage for nmat materials over the registry's cells (before any material
+ * variable); registry_free frees it. */
+void registry_set_materials(struct registry *r, int nmat);
+/* A material variable: quantity mq of the store, its pure cells' values in cell variable pure
+ * (-1 for MQ_FRAC); flags must include VAR_MATERIAL. */
+int registry_add_material(struct registry *r, const char *name, enum mat_quantity mq, int pure, unsigned flags,
+                          const char *unit);
+/* Material variable id of cell c as a row of nmat values (0 where absent). */
+void registry_mat_row(const struct registry *r, int id, int32_t c, double *row);
+/* Sets it: the fractions' row sets the composition (its positive entries) first; a pure cell's
+ * value goes to its cell variable when to_cell (else the cell variable is set apart). */
+void registry_mat_set_row(struct registry *r, int id, int32_t c, const double *row, int to_cell);
 /* The variable carrying flag (the first one), -1 when none does. */
 int registry_flagged(const struct registry *r, unsigned flag);
 /* Whether a variable of the other centering has the same name (/cells/mass and /nodes/mass). */

@@ -9,8 +9,8 @@
 enum field {
     F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN, F_RHO0, F_E0, F_P0,
     F_X, F_V, F_NMASS, F_FORCE, F_XINIT,
-    /* with more than one material: [cell][nmat] */
-    F_MFRAC, F_MMASS, F_ME, F_MP, F_ME0, F_MP0,
+    /* with more than one material: the registry's matstore (pure cells in the cell arrays) */
+    F_MFRAC, F_MMASS, F_ME, F_MP,
     /* with the remap: its results and, as views, its reconstructed values and slopes */
     F_UNEW, F_KNEW, F_PHI_RHO, F_PHI_E, F_PHI_K, F_PHI_U, F_GRAD_RHO, F_GRAD_E, F_GRAD_K, F_GRAD_U,
     F_PHI_MAT, F_GRAD_MAT, /* and the materials' */

@@ -66,7 +66,7 @@ void sync_book_run(struct sync_book *b, struct run *run, int point)
 /* Adds a group of material variables' statistics to t. */
 static void tally_add(struct sync_tally *t, const struct sync_group *g)
 {
-    if (g->frac < 0)
+    if (!g->nmat)
         return;
     t->syncs += g->count;
     t->messages += g->messages;

@@ -136,11 +136,15 @@ void hydro_totals(const struct hydro *h, double *out)
     out[1] = energy;
     if (nm < 2)
         return;
-    for (int k = 0; k < nm; k++) { /* each material's mass, and the mass that left cells */
-        double mk = 0;
-        for (int32_t c = 0; c < m->ncells_owned; c++)
-            mk += f->mmass[(size_t)c * nm + k];
-        out[2 + k] = mk;
+    double mk[HYDRO_MAT_MAX] = {0}, row[HYDRO_MAT_MAX];
+    double *const pure[MQ_COUNT] = {NULL, f->mass};
+    for (int32_t c = 0; c < m->ncells_owned; c++) { /* each material's mass (absent: + 0, exact) */
+        matstore_get(f->ms, pure, c, MQ_MASS, row);
+        for (int k = 0; k < nm; k++)
+            mk[k] += row[k];
+    }
+    for (int k = 0; k < nm; k++) { /* and the mass that left cells */
+        out[2 + k] = mk[k];
         out[2 + nm + k] = h->removed[k];
     }
 }

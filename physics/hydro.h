@@ -6,6 +6,7 @@
 
 #include "eos.h"
 #include "geometry.h"
+#include "matstore.h"
 #include "mesh.h"
 
 /* Materials a deck may declare. */
@@ -40,10 +41,11 @@ struct hydro_params {
 struct hydro_fields {
     double *rho, *e, *p, *c, *q, *vol, *mass, *len;
     double *rho0, *e0, *p0; /* saved at the start of the cycle (level n) */
-    /* materials (hydro_params.nmat > 1; NULL with one): [ncells][nmat], material k of cell c at
-     * c * nmat + k. Volume fraction f_k (0 where k is absent), mass m_k M, specific internal
-     * energy e_k L^2/T^2, pressure p_k; e_k and p_k at level n (arena). See materials.h. */
-    double *mfrac, *mmass, *me, *mp, *me0, *mp0;
+    /* materials (hydro_params.nmat > 1; NULL with one): a pure cell's values are the cell's
+     * (mass, e, p, e0, p0; fraction 1), a mixed cell's in a slot of the store: volume fraction
+     * f_k, mass m_k M, specific internal energy e_k L^2/T^2, pressure p_k, e_k and p_k at level
+     * n, 0 where material k is absent. See matstore.h and materials.h. */
+    struct matstore *ms;
     double *x, *v, *nmass, *force;
     double *x_init; /* the initial mesh, where the remap returns */
     double *corner; /* scratch: [ncells][nodes per cell][3] corner vectors */

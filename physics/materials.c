@@ -5,15 +5,27 @@
 #include <math.h>
 #include <string.h>
 
+/* A pure cell's values are its cell arrays' (matstore.h). */
+#define PURE(f) {NULL, (f)->mass, (f)->e, (f)->p, (f)->e0, (f)->p0}
+
+/* Quantity q of cell c's materials, one value per material (0 where absent). */
+static void load(const struct hydro_fields *f, int32_t c, enum mat_quantity q, double *row)
+{
+    double *const pure[MQ_COUNT] = PURE(f);
+    matstore_get(f->ms, pure, c, q, row);
+}
+
+/* The present materials' values of quantity q (a pure cell's into its cell array). */
+static void store(struct hydro_fields *f, int32_t c, enum mat_quantity q, const double *row)
+{
+    double *const pure[MQ_COUNT] = PURE(f);
+    matstore_set(f->ms, pure, c, q, row);
+}
+
 void mat_init_cell(int nmat, struct hydro_fields *f, int32_t c, int k)
 {
-    size_t o = (size_t)c * nmat;
-    for (int j = 0; j < nmat; j++) {
-        f->mfrac[o + j] = j == k ? 1.0 : 0.0;
-        f->mmass[o + j] = j == k ? f->mass[c] : 0.0;
-        f->me[o + j] = j == k ? f->e[c] : 0.0;
-        f->mp[o + j] = 0.0;
-    }
+    (void)nmat; /* a pure cell: its mass and energy are the cell's */
+    matstore_compose(f->ms, c, 1u << k);
 }
 
 /* The relaxed volumes of cell c's materials at common pressure p: each material k (volume vk,
@@ -37,22 +49,28 @@ static double relaxed(const struct hydro_params *hp, const double *vk, const dou
 static int relax_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c)
 {
     const int nm = hp->nmat;
-    const size_t o = (size_t)c * nm;
     const double V = f->vol[c];
     double vk[HYDRO_MAT_MAX], ek[HYDRO_MAT_MAX], out[HYDRO_MAT_MAX], lo = -INFINITY, guess = 0;
+    double fr[HYDRO_MAT_MAX], mm[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX], mp[HYDRO_MAT_MAX];
     int k[HYDRO_MAT_MAX], n = 0;
+    if (f->ms->cell[c] >= 0)
+        return 0; /* a pure cell */
+    load(f, c, MQ_FRAC, fr);
+    load(f, c, MQ_MASS, mm);
+    load(f, c, MQ_E, me);
+    load(f, c, MQ_P, mp);
     for (int j = 0; j < nm; j++)
-        if (f->mfrac[o + j] > 0) {
+        if (fr[j] > 0) {
             k[n] = j;
-            vk[n] = f->mfrac[o + j] * V;
-            ek[n] = f->mmass[o + j] * f->me[o + j];
+            vk[n] = fr[j] * V;
+            ek[n] = mm[j] * me[j];
             double pi = hp->eos[j].p_inf;
             lo = -pi > lo ? -pi : lo;
-            guess += f->mfrac[o + j] * f->mp[o + j];
+            guess += fr[j] * mp[j];
             n++;
         }
     if (n < 2)
-        return 0; /* a pure cell */
+        return 0; /* one material present */
     double hi = fmax(guess, lo) + fabs(guess) + 1.0; /* grows until F(hi) < 0 */
     for (int it = 0; it < 200 && relaxed(hp, vk, ek, k, n, hi, V, out) > 0; it++)
         hi = lo + 2.0 * (hi - lo);
@@ -68,9 +86,11 @@ static int relax_cell(const struct hydro_params *hp, struct hydro_fields *f, int
     for (int i = 0; i < n; i++)
         sum += out[i];
     for (int i = 0; i < n; i++) { /* fractions summing to 1; energies after the work p (V_k' - V_k) */
-        f->mfrac[o + k[i]] = out[i] / sum;
-        f->me[o + k[i]] = (ek[i] - p * (out[i] - vk[i])) / f->mmass[o + k[i]];
+        fr[k[i]] = out[i] / sum;
+        me[k[i]] = (ek[i] - p * (out[i] - vk[i])) / mm[k[i]];
     }
+    store(f, c, MQ_FRAC, fr);
+    store(f, c, MQ_E, me);
     return 1;
 }
 
@@ -80,23 +100,27 @@ static int relax_cell(const struct hydro_params *hp, struct hydro_fields *f, int
 static int eos_means(const struct hydro_params *hp, struct hydro_fields *f, int32_t c)
 {
     const int nm = hp->nmat;
-    const size_t o = (size_t)c * nm;
     double m = f->mass[c], rho = f->rho[c], p = 0, cs = 0, e = 0;
+    double fr[HYDRO_MAT_MAX], mm[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX], mp[HYDRO_MAT_MAX];
+    load(f, c, MQ_FRAC, fr);
+    load(f, c, MQ_MASS, mm);
+    load(f, c, MQ_E, me);
     int bad = 0;
     for (int k = 0; k < nm; k++) {
-        double fk = f->mfrac[o + k];
+        double fk = fr[k];
         if (!(fk > 0)) {
-            f->mp[o + k] = 0;
+            mp[k] = 0;
             continue;
         }
-        double y = f->mmass[o + k] / m, rk = y * rho / fk;
-        double pk = eos_pressure(&hp->eos[k], rk, f->me[o + k]), ck = eos_sound_speed(&hp->eos[k], rk, pk);
-        f->mp[o + k] = pk;
+        double y = mm[k] / m, rk = y * rho / fk;
+        double pk = eos_pressure(&hp->eos[k], rk, me[k]), ck = eos_sound_speed(&hp->eos[k], rk, pk);
+        mp[k] = pk;
         p += fk * pk;
-        e += y * f->me[o + k];
+        e += y * me[k];
         cs = ck > cs ? ck : cs;
         bad |= !isfinite(pk) || !isfinite(ck);
     }
+    store(f, c, MQ_P, mp);
     f->p[c] = p;
     f->c[c] = bad ? NAN : cs;
     f->e[c] = e;
@@ -112,28 +136,36 @@ int mat_eos_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t 
 
 void mat_save(int nmat, struct hydro_fields *f, int32_t nc)
 {
-    memcpy(f->me0, f->me, (size_t)nc * nmat * sizeof *f->me);
-    memcpy(f->mp0, f->mp, (size_t)nc * nmat * sizeof *f->mp);
+    const struct matstore *ms = f->ms; /* the pure cells' are the cells' e0 and p0 */
+    for (int32_t s = 0; s < ms->cap; s++)
+        if (ms->owner[s] >= 0 && ms->owner[s] < nc) {
+            memcpy(matstore_row(ms, s, MQ_E0), matstore_row(ms, s, MQ_E), (size_t)nmat * sizeof(double));
+            memcpy(matstore_row(ms, s, MQ_P0), matstore_row(ms, s, MQ_P), (size_t)nmat * sizeof(double));
+        }
 }
 
 int mat_lagrange_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double rho0, double rho1,
                       double divu, const char **what)
 {
     const int nm = hp->nmat;
-    const size_t o = (size_t)c * nm;
     const double L = f->len[c], cbar = f->c[c], m = f->mass[c];
-    double q = 0;
+    double q = 0, fr[HYDRO_MAT_MAX], mm[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX], e0[HYDRO_MAT_MAX], p0[HYDRO_MAT_MAX];
+    load(f, c, MQ_FRAC, fr);
+    load(f, c, MQ_MASS, mm);
+    load(f, c, MQ_E, me);
+    load(f, c, MQ_E0, e0);
+    load(f, c, MQ_P0, p0);
     for (int k = 0; k < nm; k++) {
-        double fk = f->mfrac[o + k];
+        double fk = fr[k];
         if (!(fk > 0))
             continue;
-        double y = f->mmass[o + k] / m, r0 = y * rho0 / fk, r1 = y * rho1 / fk;
+        double y = mm[k] / m, r0 = y * rho0 / fk, r1 = y * rho1 / fk;
         double dtau = 1.0 / r1 - 1.0 / r0, tau = 0.5 * (1.0 / r0 + 1.0 / r1);
         double qk = 0;
         if (divu < 0) /* compression only: the cell's L, div u and mean c, the material's q2 */
             qk = (1.0 / tau) * (-hp->q1 * L * cbar * divu + hp->q2[k] * L * L * divu * divu);
         double e1;
-        if (eos_energy_update(&hp->eos[k], f->me0[o + k], f->mp0[o + k], qk, r1, dtau, &e1) < 0) {
+        if (eos_energy_update(&hp->eos[k], e0[k], p0[k], qk, r1, dtau, &e1) < 0) {
             *what = "a material's energy update (Newton iteration) did not converge";
             return -1;
         }
@@ -141,9 +173,10 @@ int mat_lagrange_cell(const struct hydro_params *hp, struct hydro_fields *f, int
             *what = "NaN in a material's energy or pressure";
             return -1;
         }
-        f->me[o + k] = e1;
+        me[k] = e1;
         q += fk * qk;
     }
+    store(f, c, MQ_E, me);
     f->q[c] = q;
     /* the pressures and means at rho1 (f->rho, set by the caller); with the relaxation a mixed
      * cell then reaches one pressure (its bracket starts from these) and its means are redone */
@@ -163,13 +196,16 @@ void mat_remap_values(int nmat, const struct hydro_fields *f, int32_t c, double 
     /* m_k / V as y_k rho: density and mass are synchronised wherever the remap's values are
      * computed (a ghost's volume is not, between two directional steps of minimal), and a pure
      * cell's partial density is exactly its density */
-    const size_t o = (size_t)c * nmat;
     const double rho_m = f->rho[c] / f->mass[c];
+    double fr[HYDRO_MAT_MAX], mm[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX];
+    load(f, c, MQ_FRAC, fr);
+    load(f, c, MQ_MASS, mm);
+    load(f, c, MQ_E, me);
     for (int k = 0; k < nmat; k++) {
-        double pk = f->mmass[o + k] * rho_m;
-        phi[MAT_NPHI * k] = f->mfrac[o + k];
+        double pk = mm[k] * rho_m;
+        phi[MAT_NPHI * k] = fr[k];
         phi[MAT_NPHI * k + 1] = pk;
-        phi[MAT_NPHI * k + 2] = pk * f->me[o + k];
+        phi[MAT_NPHI * k + 2] = pk * me[k];
     }
 }
 
@@ -177,12 +213,16 @@ double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int
                       const double *dm, const double *de, double *eint, double *removed)
 {
     const int nm = hp->nmat;
-    const size_t o = (size_t)c * nm;
     double vk[HYDRO_MAT_MAX], mk[HYDRO_MAT_MAX], ek[HYDRO_MAT_MAX], vsum = 0;
+    double fr[HYDRO_MAT_MAX], mm[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX], mp[HYDRO_MAT_MAX];
+    load(f, c, MQ_FRAC, fr);
+    load(f, c, MQ_MASS, mm);
+    load(f, c, MQ_E, me);
+    load(f, c, MQ_P, mp); /* kept for the materials that stay, until the EOS */
     for (int k = 0; k < nm; k++) {
-        vk[k] = f->mfrac[o + k] * vol + dv[k];
-        mk[k] = f->mmass[o + k] + dm[k];
-        ek[k] = f->mmass[o + k] * f->me[o + k] + de[k];
+        vk[k] = fr[k] * vol + dv[k];
+        mk[k] = mm[k] + dm[k];
+        ek[k] = mm[k] * me[k] + de[k];
         vsum += vk[k] > 0 ? vk[k] : 0;
     }
     double kept = 0;
@@ -195,15 +235,24 @@ double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int
         vk[k] = mk[k] = ek[k] = 0;
     }
     double mass = 0, e = 0;
+    unsigned bits = 0;
     for (int k = 0; k < nm; k++) {
         double fk = kept > 0 ? vk[k] / kept : 0;
         ek[k] = ek[k] > 0 ? ek[k] : 0; /* MaHyCo clips negative partial energies */
-        f->mfrac[o + k] = fk;
-        f->mmass[o + k] = mk[k];
-        f->me[o + k] = mk[k] > 0 ? ek[k] / mk[k] : 0;
+        fr[k] = fk;
+        mm[k] = mk[k];
+        me[k] = mk[k] > 0 ? ek[k] / mk[k] : 0;
+        mp[k] = fk > 0 ? mp[k] : 0;
+        bits |= (unsigned)(fk > 0) << k;
         mass += mk[k];
         e += ek[k];
     }
+    /* the new composition (none left: the cell keeps its materials at 0, and fails) */
+    matstore_compose(f->ms, c, bits ? bits : matstore_bits(f->ms, c));
+    store(f, c, MQ_FRAC, fr);
+    store(f, c, MQ_MASS, mm);
+    store(f, c, MQ_E, me);
+    store(f, c, MQ_P, mp);
     *eint = e;
     return mass;
 }
@@ -211,21 +260,26 @@ double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int
 void mat_heat(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double dk)
 {
     const int nm = hp->nmat;
-    const size_t o = (size_t)c * nm;
+    double fr[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX];
+    load(f, c, MQ_FRAC, fr);
+    load(f, c, MQ_E, me);
     for (int k = 0; k < nm; k++)
-        if (f->mfrac[o + k] > 0 && !eos_energy_admissible(&hp->eos[k], f->me[o + k] + dk))
+        if (fr[k] > 0 && !eos_energy_admissible(&hp->eos[k], me[k] + dk))
             return;
     for (int k = 0; k < nm; k++)
-        if (f->mfrac[o + k] > 0)
-            f->me[o + k] += dk;
+        if (fr[k] > 0)
+            me[k] += dk;
+    store(f, c, MQ_E, me);
 }
 
 int mat_admissible(const struct hydro_params *hp, const struct hydro_fields *f, int32_t c)
 {
     const int nm = hp->nmat;
-    const size_t o = (size_t)c * nm;
+    double fr[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX];
+    load(f, c, MQ_FRAC, fr);
+    load(f, c, MQ_E, me);
     for (int k = 0; k < nm; k++)
-        if (f->mfrac[o + k] > 0 && !eos_energy_admissible(&hp->eos[k], f->me[o + k]))
+        if (fr[k] > 0 && !eos_energy_admissible(&hp->eos[k], me[k]))
             return 0;
     return 1;
 }

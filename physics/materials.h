@@ -17,8 +17,10 @@
  * materials are brought to one pressure after the Lagrange phase and after the remap, at
  * constant cell volume and internal energy (each material pays its p dV).
  *
- * Storage: [ncells][nmat] arrays (hydro_fields' mfrac, mmass, me, mp), dense in the materials
- * for now. */
+ * Storage: MaHyCo's (hydro_fields' ms, mesh/matstore.h): a pure cell's values are the cell's
+ * own (mass, e, p and the level-n e0, p0; fraction 1), a mixed cell's a slot of partial arrays.
+ * The functions below read and write a cell's materials as rows of nmat values (0 for the
+ * absent ones), so that a pure cell computes exactly what it computed in [cells][nmat] arrays. */
 #ifndef HYDRO_MATERIALS_H
 #define HYDRO_MATERIALS_H
 

@@ -86,36 +86,79 @@ static void global_free(struct global *g)
 /* The materials cell gid holds at a cycle: 1 to 7 of 3 (the same at cycles 3 and 4). */
 static unsigned mat_bits(int64_t gid, int cycle) { return 1u + (unsigned)((gid * 5 + (cycle < 4 ? cycle : 3) * 3) % 7); }
 
-/* Owned cells: a fraction-like and an energy-like material variable (positive where present, 0
- * elsewhere) and a plain variable; ghosts NaN. */
+/* The expected value of component k of variable id in cell gid at a cycle: positive, 0 for a
+ * material the cell lacks. */
+static double mat_value(const struct registry *reg, int id, int64_t gid, int k, int cycle)
+{
+    unsigned bits = mat_bits(gid, cycle);
+    if ((reg->v[id].flags & VAR_MATERIAL) && !(bits >> k & 1u))
+        return 0.0;
+    if ((reg->v[id].flags & VAR_FRACTION) && !(bits & (bits - 1)))
+        return 1.0; /* a pure cell's */
+    return 1.0 + fabs(sync_case_value(gid, id, k, cycle));
+}
+
+/* Owned cells: their composition and the values of the variables ids[0..2] (the fractions, a
+ * plain variable, an energy-like material variable whose pure cells keep their value in the
+ * cell variable ids[3]); ghosts: every material present, NaN everywhere. */
 static void fill_materials(const struct mesh *m, struct registry *reg, const int *ids, int cycle)
 {
     for (int32_t i = 0; i < m->ncells; i++) {
-        unsigned bits = mat_bits(m->cell_gid[i], cycle);
+        int owned = i < m->ncells_owned;
+        double row[8];
+        matstore_compose(reg->mats, i, owned ? mat_bits(m->cell_gid[i], cycle) : 7u);
         for (int v = 0; v < 3; v++) {
             const struct var *var = &reg->v[ids[v]];
-            for (int k = 0; k < var->ncomp; k++) {
-                double val = 1.0 + fabs(sync_case_value(m->cell_gid[i], ids[v], k, cycle));
-                if (var->flags & VAR_MATERIAL && !(bits >> k & 1u))
-                    val = 0.0;
-                var->data[(size_t)i * var->ncomp + k] = i < m->ncells_owned ? val : NAN;
+            for (int k = 0; k < var->ncomp; k++)
+                row[k] = owned ? mat_value(reg, ids[v], m->cell_gid[i], k, cycle) : NAN;
+            if (var->flags & VAR_MATERIAL) {
+                double *pure[MQ_COUNT] = {0};
+                pure[var->mq] = reg->v[var->pure >= 0 ? var->pure : ids[3]].data;
+                matstore_set(reg->mats, pure, i, (enum mat_quantity)var->mq, row);
+            } else {
+                memcpy(var->data + (size_t)i * var->ncomp, row, (size_t)var->ncomp * sizeof *row);
             }
         }
+        if (!owned)
+            reg->v[ids[3]].data[i] = NAN;
     }
 }
 
-/* Groups holding material variables: every ghost receives its owner's composition and values
- * (0 for the materials it lacks), each message holds the composition codes and the present
+/* Ghosts' values and compositions that differ from the expected ones at a cycle. */
+static long long material_errors(const struct mesh *m, const struct registry *reg, const int *ids, int cycle)
+{
+    long long wrong = 0;
+    for (int32_t i = m->ncells_owned; i < m->ncells; i++) {
+        wrong += matstore_bits(reg->mats, i) != mat_bits(m->cell_gid[i], cycle);
+        for (int v = 0; v < 3; v++) {
+            const struct var *var = &reg->v[ids[v]];
+            double row[8];
+            if (var->flags & VAR_MATERIAL)
+                registry_mat_row(reg, ids[v], i, row);
+            else
+                memcpy(row, var->data + (size_t)i * var->ncomp, (size_t)var->ncomp * sizeof *row);
+            for (int k = 0; k < var->ncomp; k++)
+                wrong += row[k] != mat_value(reg, ids[v], m->cell_gid[i], k, cycle);
+        }
+    }
+    return wrong;
+}
+
+/* Groups holding material variables (the registry's matstore: pure cells' values in a cell
+ * variable, mixed cells' in slots): every ghost receives its owner's composition and values (0
+ * for the materials it lacks), each message holds the composition codes and the present
  * entries only, a persistent send is recorded again only when its length changed, and the
  * ghost check agrees, then finds a ghost spoilt on purpose. */
 static void material_sync_tests(struct tap *t, MPI_Comm comm, const struct mesh *m, struct sync_plan *cp,
                                 struct registry *reg, const char *desc)
 {
     enum { NM = 3 };
-    int me = comm_rank(comm), ids[3];
-    ids[0] = registry_add(reg, "mat_frac", VAR_CELL, NM, VAR_SYNC | VAR_MATERIAL | VAR_FRACTION, "1");
+    int me = comm_rank(comm), ids[4];
+    registry_set_materials(reg, NM);
+    ids[3] = registry_add(reg, "pure_e", VAR_CELL, 1, VAR_SYNC, "1");
+    ids[0] = registry_add_material(reg, "mat_frac", MQ_FRAC, -1, VAR_SYNC | VAR_MATERIAL | VAR_FRACTION, "1");
     ids[1] = registry_add(reg, "plain", VAR_CELL, 2, VAR_SYNC, "1");
-    ids[2] = registry_add(reg, "mat_e", VAR_CELL, NM, VAR_SYNC | VAR_MATERIAL, "1");
+    ids[2] = registry_add_material(reg, "mat_e", MQ_E, ids[3], VAR_SYNC | VAR_MATERIAL, "1");
     for (int kind = 0; kind < 2; kind++) {
         struct sync_group *g = sync_group_create(comm, cp, reg, ids, 3, kind ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
         long long wrong = 0, bytes_wrong = 0, rec3 = 0, changed = 0;
@@ -131,25 +174,21 @@ static void material_sync_tests(struct tap *t, MPI_Comm comm, const struct mesh 
             bytes_wrong += g->bytes_sent - before != want;
             if (cycle == 3)
                 rec3 = g->recorded;
-            for (int32_t i = m->ncells_owned; i < m->ncells; i++)
-                for (int v = 0; v < 3; v++) {
-                    const struct var *var = &reg->v[ids[v]];
-                    unsigned bits = mat_bits(m->cell_gid[i], cycle);
-                    for (int k = 0; k < var->ncomp; k++) {
-                        double val = 1.0 + fabs(sync_case_value(m->cell_gid[i], ids[v], k, cycle));
-                        if (var->flags & VAR_MATERIAL && !(bits >> k & 1u))
-                            val = 0.0;
-                        wrong += var->data[(size_t)i * var->ncomp + k] != val;
-                    }
-                }
+            wrong += material_errors(m, reg, ids, cycle);
         }
         long long compared = 0;
         char what[512];
         long long agree = ghost_check_group(comm, m, g, &compared, what, sizeof what);
         int spoilt = m->ncells > m->ncells_owned;
-        if (spoilt) { /* the first ghost's first material entry: one ulp off, or present where it is not */
-            double *d = &reg->v[ids[2]].data[(size_t)m->ncells_owned * NM];
-            *d = *d == 0.0 ? 1.0 : nextafter(*d, INFINITY);
+        if (spoilt) { /* the first ghost's first present material's energy, one ulp off */
+            int32_t c = m->ncells_owned;
+            double row[8];
+            registry_mat_row(reg, ids[2], c, row);
+            int k = 0;
+            while (!(matstore_bits(reg->mats, c) >> k & 1u))
+                k++;
+            row[k] = nextafter(row[k], INFINITY);
+            registry_mat_set_row(reg, ids[2], c, row, 1);
         }
         long long found = ghost_check_group(comm, m, g, &compared, what, sizeof what);
         long long rec4 = g->recorded - rec3;
