@@ -66,6 +66,7 @@ struct sync_group {
     long long bytes_sent;  /* by this rank, all synchronisations */
     long long messages;    /* sent by this rank */
     long long recorded;    /* material groups: send requests recorded (at first, then per length change) */
+    long long arcane_bytes; /* material groups: what Arcane's packing of the same cells would send */
 };
 
 /* Collective over the plan's neighbours (creation order must match across ranks). */

@@ -72,6 +72,7 @@ static void tally_add(struct sync_tally *t, const struct sync_group *g)
     t->messages += g->messages;
     t->bytes += g->bytes_sent;
     t->recorded += g->recorded;
+    t->arcane_bytes += g->arcane_bytes;
 }
 
 void sync_book_drop(struct sync_book *b)
@@ -94,7 +95,7 @@ void sync_book_reset(struct sync_book *b)
     for (int i = 0; i < b->npoints; i++)
         for (int g = 0; g < b->point[i].ngroups; g++)
             b->point[i].g[g]->count = b->point[i].g[g]->messages = b->point[i].g[g]->bytes_sent =
-                b->point[i].g[g]->recorded = 0;
+                b->point[i].g[g]->recorded = b->point[i].g[g]->arcane_bytes = 0;
     b->syncs = b->messages = b->bytes = 0;
     memset(&b->mat, 0, sizeof b->mat);
 }
@@ -140,8 +141,10 @@ void sync_book_report(const struct sync_book *b, struct run *run)
     if (t.syncs) /* the materials' share: messages sized by the ghosts' composition */
         listing_printf(run->lst, "Sync",
                        "Material synchronisations per cycle: %.1f; this rank sent per cycle: %.0f messages, %.0f "
-                       "bytes; send requests recorded: %lld (at first and when a composition changed)",
-                       (double)t.syncs / cycles, (double)t.messages / cycles, (double)t.bytes / cycles, t.recorded);
+                       "bytes (Arcane's packing of the same values: %.0f); send requests recorded: %lld "
+                       "(at first and when a composition changed)",
+                       (double)t.syncs / cycles, (double)t.messages / cycles, (double)t.bytes / cycles,
+                       (double)t.arcane_bytes / cycles, t.recorded);
 }
 
 void sync_book_free(struct sync_book *b)

@@ -15,7 +15,7 @@ struct sync_book {
     } *point;
     long long syncs, messages, bytes; /* done by the groups dropped so far (rebalances) */
     struct sync_tally {
-        long long syncs, messages, bytes, recorded;
+        long long syncs, messages, bytes, recorded, arcane_bytes;
     } mat; /* the same for the groups of material variables, and their send requests recorded */
     int check;                       /* HYDRO_CHECK_GHOSTS=1: every synchronisation checked (ghostcheck.h) */
     long long checked, values;       /* synchronisations checked, ghost values compared on this rank */
