@@ -73,30 +73,6 @@ void matstore_compose(struct matstore *s, int32_t c, unsigned bits)
     s->bits[c] = (uint8_t)bits;
 }
 
-void matstore_get(const struct matstore *s, mat_pure pure, int32_t c, enum mat_quantity q, double *row)
-{
-    int32_t k = s->cell[c];
-    if (k < 0) {
-        memcpy(row, matstore_row(s, -1 - k, q), (size_t)s->nmat * sizeof *row);
-        return;
-    }
-    for (int j = 0; j < s->nmat; j++)
-        row[j] = 0.0;
-    row[k] = q == MQ_FRAC ? 1.0 : pure[q][c];
-}
-
-void matstore_set(struct matstore *s, mat_pure pure, int32_t c, enum mat_quantity q, const double *row)
-{
-    int32_t k = s->cell[c];
-    if (k < 0) {
-        double *dst = matstore_row(s, -1 - k, q);
-        for (int j = 0; j < s->nmat; j++)
-            dst[j] = s->bits[c] >> j & 1u ? row[j] : 0.0;
-    } else if (q != MQ_FRAC && pure[q]) {
-        pure[q][c] = row[k];
-    }
-}
-
 double matstore_bytes(const struct matstore *s)
 {
     return (double)s->ncells * 5.0 + (double)s->cap * (MQ_COUNT * s->nmat * 8.0 + 8.0);

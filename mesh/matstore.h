@@ -34,15 +34,38 @@ static inline unsigned matstore_bits(const struct matstore *s, int32_t c) { retu
 /* Cell c now holds the materials of bits (not 0): a cell turning mixed takes a slot (its rows
  * 0), one turning pure gives it back. */
 void matstore_compose(struct matstore *s, int32_t c, unsigned bits);
-/* Quantity q of cell c's materials as a row of nmat values (0 where a material is absent). */
-void matstore_get(const struct matstore *s, mat_pure pure, int32_t c, enum mat_quantity q, double *row);
-/* The present materials' values from row (the cell's composition unchanged); a pure cell's
- * value goes to pure[q][c] when given, nowhere for MQ_FRAC. */
-void matstore_set(struct matstore *s, mat_pure pure, int32_t c, enum mat_quantity q, const double *row);
 /* Slot s's row of quantity q, for loops over the mixed cells. */
 static inline double *matstore_row(const struct matstore *s, int32_t slot, enum mat_quantity q)
 {
     return s->q[q] + (size_t)slot * s->nmat;
+}
+/* Quantity q of cell c's materials as a row of nmat values (0 where a material is absent).
+ * Inline: the physics calls it for every cell. */
+static inline void matstore_get(const struct matstore *s, mat_pure pure, int32_t c, enum mat_quantity q, double *row)
+{
+    const int32_t k = s->cell[c];
+    if (k < 0) {
+        const double *src = matstore_row(s, -1 - k, q);
+        for (int j = 0; j < s->nmat; j++)
+            row[j] = src[j];
+        return;
+    }
+    for (int j = 0; j < s->nmat; j++)
+        row[j] = 0.0;
+    row[k] = q == MQ_FRAC ? 1.0 : pure[q][c];
+}
+/* The present materials' values from row (the cell's composition unchanged); a pure cell's
+ * value goes to pure[q][c] when given, nowhere for MQ_FRAC. */
+static inline void matstore_set(struct matstore *s, mat_pure pure, int32_t c, enum mat_quantity q, const double *row)
+{
+    const int32_t k = s->cell[c];
+    if (k < 0) {
+        double *dst = matstore_row(s, -1 - k, q);
+        for (int j = 0; j < s->nmat; j++)
+            dst[j] = s->bits[c] >> j & 1u ? row[j] : 0.0;
+    } else if (q != MQ_FRAC && pure[q]) {
+        pure[q][c] = row[k];
+    }
 }
 /* Bytes the store takes now. */
 double matstore_bytes(const struct matstore *s);

@@ -99,9 +99,20 @@ static int relax_cell(const struct hydro_params *hp, struct hydro_fields *f, int
  * when a material has no sound speed. */
 static int eos_means(const struct hydro_params *hp, struct hydro_fields *f, int32_t c)
 {
+    const int32_t pure = f->ms->cell[c];
+    if (pure >= 0) { /* the loop below for one material of fraction 1 and mass m, its sums from 0 */
+        const struct eos *q = &hp->eos[pure];
+        double y = f->mass[c] / f->mass[c], rk = y * f->rho[c] / 1.0;
+        double pk = eos_pressure(q, rk, f->e[c]), ck = eos_sound_speed(q, rk, pk);
+        int bad = !isfinite(pk) || !isfinite(ck);
+        f->p[c] = 0.0 + 1.0 * pk;
+        f->c[c] = bad ? NAN : ck > 0 ? ck : 0;
+        f->e[c] = 0.0 + y * f->e[c];
+        return bad ? -1 : 0;
+    }
     const int nm = hp->nmat;
     double m = f->mass[c], rho = f->rho[c], p = 0, cs = 0, e = 0;
-    double fr[HYDRO_MAT_MAX], mm[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX], mp[HYDRO_MAT_MAX];
+    double fr[HYDRO_MAT_MAX], mm[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX], mp[HYDRO_MAT_MAX] = {0};
     load(f, c, MQ_FRAC, fr);
     load(f, c, MQ_MASS, mm);
     load(f, c, MQ_E, me);
@@ -144,40 +155,59 @@ void mat_save(int nmat, struct hydro_fields *f, int32_t nc)
         }
 }
 
+/* Material k of cell c (fraction fk, mass fraction y) from rho0 to rho1: its viscosity *qk and
+ * energy *e1 from its level-n e0 and p0. Returns 0, or -1 (*what says why). */
+static int lagrange_material(const struct hydro_params *hp, const struct hydro_fields *f, int32_t c, int k,
+                             double fk, double y, double rho0, double rho1, double divu, double e0, double p0,
+                             double *qk, double *e1, const char **what)
+{
+    const double L = f->len[c], cbar = f->c[c];
+    double r0 = y * rho0 / fk, r1 = y * rho1 / fk;
+    double dtau = 1.0 / r1 - 1.0 / r0, tau = 0.5 * (1.0 / r0 + 1.0 / r1);
+    *qk = 0;
+    if (divu < 0) /* compression only: the cell's L, div u and mean c, the material's q2 */
+        *qk = (1.0 / tau) * (-hp->q1 * L * cbar * divu + hp->q2[k] * L * L * divu * divu);
+    if (eos_energy_update(&hp->eos[k], e0, p0, *qk, r1, dtau, e1) < 0) {
+        *what = "a material's energy update (Newton iteration) did not converge";
+        return -1;
+    }
+    if (!isfinite(*e1)) {
+        *what = "NaN in a material's energy or pressure";
+        return -1;
+    }
+    return 0;
+}
+
 int mat_lagrange_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double rho0, double rho1,
                       double divu, const char **what)
 {
     const int nm = hp->nmat;
-    const double L = f->len[c], cbar = f->c[c], m = f->mass[c];
-    double q = 0, fr[HYDRO_MAT_MAX], mm[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX], e0[HYDRO_MAT_MAX], p0[HYDRO_MAT_MAX];
-    load(f, c, MQ_FRAC, fr);
-    load(f, c, MQ_MASS, mm);
-    load(f, c, MQ_E, me);
-    load(f, c, MQ_E0, e0);
-    load(f, c, MQ_P0, p0);
-    for (int k = 0; k < nm; k++) {
-        double fk = fr[k];
-        if (!(fk > 0))
-            continue;
-        double y = mm[k] / m, r0 = y * rho0 / fk, r1 = y * rho1 / fk;
-        double dtau = 1.0 / r1 - 1.0 / r0, tau = 0.5 * (1.0 / r0 + 1.0 / r1);
-        double qk = 0;
-        if (divu < 0) /* compression only: the cell's L, div u and mean c, the material's q2 */
-            qk = (1.0 / tau) * (-hp->q1 * L * cbar * divu + hp->q2[k] * L * L * divu * divu);
-        double e1;
-        if (eos_energy_update(&hp->eos[k], e0[k], p0[k], qk, r1, dtau, &e1) < 0) {
-            *what = "a material's energy update (Newton iteration) did not converge";
+    const double m = f->mass[c];
+    const int32_t pure = f->ms->cell[c];
+    if (pure >= 0) { /* fraction 1, mass m, the cell's own level-n energy and pressure */
+        double qk, e1;
+        if (lagrange_material(hp, f, c, pure, 1.0, m / m, rho0, rho1, divu, f->e0[c], f->p0[c], &qk, &e1, what))
             return -1;
+        f->e[c] = e1;
+        f->q[c] = 0.0 + 1.0 * qk;
+    } else {
+        double q = 0, fr[HYDRO_MAT_MAX], mm[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX], e0[HYDRO_MAT_MAX], p0[HYDRO_MAT_MAX];
+        load(f, c, MQ_FRAC, fr);
+        load(f, c, MQ_MASS, mm);
+        load(f, c, MQ_E, me);
+        load(f, c, MQ_E0, e0);
+        load(f, c, MQ_P0, p0);
+        for (int k = 0; k < nm; k++) {
+            double qk;
+            if (!(fr[k] > 0))
+                continue;
+            if (lagrange_material(hp, f, c, k, fr[k], mm[k] / m, rho0, rho1, divu, e0[k], p0[k], &qk, &me[k], what))
+                return -1;
+            q += fr[k] * qk;
         }
-        if (!isfinite(e1)) {
-            *what = "NaN in a material's energy or pressure";
-            return -1;
-        }
-        me[k] = e1;
-        q += fk * qk;
+        store(f, c, MQ_E, me);
+        f->q[c] = q;
     }
-    store(f, c, MQ_E, me);
-    f->q[c] = q;
     /* the pressures and means at rho1 (f->rho, set by the caller); with the relaxation a mixed
      * cell then reaches one pressure (its bracket starts from these) and its means are redone */
     if (eos_means(hp, f, c)) {
@@ -197,6 +227,16 @@ void mat_remap_values(int nmat, const struct hydro_fields *f, int32_t c, double 
      * computed (a ghost's volume is not, between two directional steps of minimal), and a pure
      * cell's partial density is exactly its density */
     const double rho_m = f->rho[c] / f->mass[c];
+    const int32_t pure = f->ms->cell[c];
+    if (pure >= 0) { /* the others' columns 0 (0 times rho_m) */
+        for (int k = 0; k < MAT_NPHI * nmat; k++)
+            phi[k] = 0.0;
+        double pk = f->mass[c] * rho_m;
+        phi[MAT_NPHI * pure] = 1.0;
+        phi[MAT_NPHI * pure + 1] = pk;
+        phi[MAT_NPHI * pure + 2] = pk * f->e[c];
+        return;
+    }
     double fr[HYDRO_MAT_MAX], mm[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX];
     load(f, c, MQ_FRAC, fr);
     load(f, c, MQ_MASS, mm);
@@ -209,10 +249,38 @@ void mat_remap_values(int nmat, const struct hydro_fields *f, int32_t c, double 
     }
 }
 
+/* mat_remap_cell for a pure cell of material k that only its own material crossed: the loops
+ * below with the others' zeros (every sum with them exact). */
+static double remap_pure(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, int k, double vol,
+                         double dv, double dm, double de, double *eint, double *removed)
+{
+    double vk = 1.0 * vol + dv, mk = f->mass[c] + dm, ek = f->mass[c] * f->e[c] + de;
+    double vsum = 0.0 + (vk > 0 ? vk : 0), kept = 0;
+    if (vk > 0 && vk >= hp->threshold * vsum && mk > 0) {
+        kept = 0.0 + vk;
+    } else { /* the material leaves: the cell keeps it at 0, and fails */
+        removed[k] += mk;
+        vk = mk = ek = 0;
+    }
+    double fk = kept > 0 ? vk / kept : 0;
+    ek = ek > 0 ? ek : 0;
+    f->mass[c] = mk;
+    f->e[c] = mk > 0 ? ek / mk : 0;
+    f->p[c] = fk > 0 ? f->p[c] : 0;
+    *eint = 0.0 + ek;
+    return 0.0 + mk;
+}
+
 double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double vol, const double *dv,
                       const double *dm, const double *de, double *eint, double *removed)
 {
     const int nm = hp->nmat;
+    const int32_t pure = f->ms->cell[c];
+    int foreign = 0; /* another material crossed one of a pure cell's faces */
+    for (int k = 0; k < nm && pure >= 0; k++)
+        foreign |= k != pure && (dv[k] != 0 || dm[k] != 0 || de[k] != 0);
+    if (pure >= 0 && !foreign)
+        return remap_pure(hp, f, c, pure, vol, dv[pure], dm[pure], de[pure], eint, removed);
     double vk[HYDRO_MAT_MAX], mk[HYDRO_MAT_MAX], ek[HYDRO_MAT_MAX], vsum = 0;
     double fr[HYDRO_MAT_MAX], mm[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX], mp[HYDRO_MAT_MAX];
     load(f, c, MQ_FRAC, fr);
@@ -259,6 +327,12 @@ double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int
 
 void mat_heat(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double dk)
 {
+    const int32_t pure = f->ms->cell[c];
+    if (pure >= 0) {
+        if (eos_energy_admissible(&hp->eos[pure], f->e[c] + dk))
+            f->e[c] += dk;
+        return;
+    }
     const int nm = hp->nmat;
     double fr[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX];
     load(f, c, MQ_FRAC, fr);
@@ -274,6 +348,9 @@ void mat_heat(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, 
 
 int mat_admissible(const struct hydro_params *hp, const struct hydro_fields *f, int32_t c)
 {
+    const int32_t pure = f->ms->cell[c];
+    if (pure >= 0)
+        return eos_energy_admissible(&hp->eos[pure], f->e[c]);
     const int nm = hp->nmat;
     double fr[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX];
     load(f, c, MQ_FRAC, fr);
