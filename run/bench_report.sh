@@ -31,7 +31,7 @@ shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
 case $ranks in '' | *[!0-9]*) usage ;; esac
 [ "$ranks" -ge 2 ] || { echo "$0: -n needs at least 2 ranks (the baselines exchange between ranks)" >&2; exit 2; }
-for p in "$hydro" "$bin/raw_sync" "$bin/raw_p2p" "$bin/raw_write" "$bin/raw_mem"; do
+for p in "$hydro" "$bin/raw_sync" "$bin/raw_matsync" "$bin/raw_p2p" "$bin/raw_write" "$bin/raw_mem"; do
     [ -x "$p" ] || { echo "$0: $p not found: build it with make bench" >&2; exit 1; }
 done
 export MPIRUN="$mpirun_cmd" HYDRO="$hydro" BENCH_BIN="$bin"
@@ -46,12 +46,12 @@ load_start=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 
 # Repeats and sizes: the full set fits in 10 minutes on the 2-core VM (see the Method section).
 if [ $quick = 1 ]; then
-    sync_args="-r 1 -k 2" sync_mesh="mesh.nx=$((10 * ranks)) mesh.ny=6 mesh.nz=6"
+    sync_args="-r 1 -k 2" sync_mesh="mesh.nx=$((10 * ranks)) mesh.ny=6 mesh.nz=6" matsync_args="-r 1 -k 2"
     grind_args="-r 1 -c 2 -s 10" pat_args="-r 1" pat_deck="run.max_cycles=2 mesh.nx=$((10 * ranks))"
     mig_args="-r 1" mig_deck="run.max_cycles=5" ckpt_args="-r 1 -c 2" ckpt_deck="mesh.nx=$((10 * ranks))"
     mat_args="-r 1 -c 2 -s 10"
 else
-    sync_args="-r 15 -k 100" sync_mesh="mesh.nx=$((50 * ranks)) mesh.ny=20 mesh.nz=20"
+    sync_args="-r 15 -k 100" sync_mesh="mesh.nx=$((50 * ranks)) mesh.ny=20 mesh.nz=20" matsync_args="-r 31 -k 100"
     grind_args="-r 5 -c 20" pat_args="-r 3" pat_deck=""
     mig_args="-r 9" mig_deck="" ckpt_args="-r 3 -c 6" ckpt_deck=""
     mat_args="-r 3 -c 20"
@@ -79,6 +79,21 @@ run_sync() {
     done
 }
 # shellcheck disable=SC2086
+run_matsync() { # the same box as run_sync; its keys prefixed matsync_ (raw_sync's have the same names)
+    $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$bin/raw_matsync" $matsync_args "$top/inputs/sync_only.ini" $sync_mesh \
+        > "$tmp/matsync.txt"
+    grep -v '^#' "$tmp/matsync.txt" | sed 's/^/matsync_/' >> "$vals"
+    sed -n 's/^# //p' "$tmp/matsync.txt"
+    awk '$1 == "bytes_per_set_max" {b = $2} $1 == "messages_per_set_max" {m = $2}
+         END {printf "Largest rank: %d messages, %d bytes per set sync.\n", m, b}' "$tmp/matsync.txt"
+    echo
+    echo "| mode | seconds per set sync | us |"
+    echo "|---|---|---|"
+    for m in persistent basic raw raw_mpi; do
+        awk -v m="$m" '$1 == m "_s" {printf "| %s | %.4e | %.1f |\n", m, $2, $2 * 1e6}' "$tmp/matsync.txt"
+    done
+}
+# shellcheck disable=SC2086
 run_mem() {
     for n in 1 "$ranks"; do
         $mpirun_cmd ${MPI_ARGS:-} -np "$n" "$bin/raw_mem" | sed "s/^peak_rss_bytes/bare_rss_${n}ranks/" >> "$vals"
@@ -88,6 +103,7 @@ run_mem() {
     awk '/^bare_rss_/ {n = $1; gsub("[^0-9]", "", n); printf "- %d rank%s: %.1f MB\n", n, (n + 0 > 1 ? "s" : ""), $2 / 1e6}' "$vals"
 }
 section sync run_sync
+section matsync run_matsync
 # shellcheck disable=SC2086
 section grind sh "$top/run/bench_grind.sh" $grind_args -o "$vals"
 section memory run_mem
@@ -170,6 +186,10 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     row "Sync, persistent, per set of $(v variables) variables" "$(v persistent_s)" us "raw Irecv/Isend" "$(v raw_s)" \
         ratio le 1.2 1e6 %.1f
     row "Sync, basic, per set of $(v variables) variables" "$(v basic_s)" us "raw Irecv/Isend" "$(v raw_s)" - - - 1e6 %.1f
+    row "Material sync, persistent, per set of $(v matsync_material_syncs) material syncs" "$(v matsync_persistent_s)" us \
+        "raw Irecv/Isend" "$(v matsync_raw_s)" ratio le 1.2 1e6 %.1f
+    row "Material sync, basic, per set of $(v matsync_material_syncs) material syncs" "$(v matsync_basic_s)" us \
+        "raw Irecv/Isend" "$(v matsync_raw_s)" - - - 1e6 %.1f
     for t in p2p a2a; do
         for f in Cell Node; do
             name=$([ $t = p2p ] && echo "point to point" || echo "MPI_Alltoallv")
@@ -209,6 +229,20 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     echo "raw_mpi: the same messages without packing or unpacking, the MPI floor (ghosts not updated)."
     echo "The four modes alternate in one process; every ghost is checked after each timed round."
     echo
+    echo "## Material synchronisation (run/bench/raw_matsync.c)"
+    echo
+    cat "$tmp/matsync.md"
+    echo
+    echo "persistent and basic: hydro's sync groups of $(v matsync_materials) materials' variables, MaHyCo's level-n groups with"
+    echo "materials (density with the materials' masses, energy with theirs, volume with the volume fractions,"
+    echo "pressure with theirs), one after the other, on the same box as above; the cells of a band $(v matsync_band_cells) cells"
+    echo "wide in the middle of the box in x are mixed (0.5/0.5), those left of it pure material 0, right of it"
+    echo "material 1, as in the bi-Sod case. Each message carries the cell values, one composition code per cell"
+    echo "and the present materials' values only."
+    echo "raw: a hand-written exchange packing the same bytes (checked against hydro's, the codes computed from"
+    echo "the fractions), MPI_Irecv, MPI_Isend, MPI_Waitall, unpacking (absent materials 0); raw_mpi: the same"
+    echo "messages without packing or unpacking. Every ghost is checked after each timed round."
+    echo
     echo "## Grind time and memory on one rank (run/bench_grind.sh)"
     echo
     cat "$tmp/grind.md"
@@ -247,7 +281,7 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
         echo "Quick mode: every part with one repeat on tiny meshes."
     else
         echo "Sizes and repeats chosen to keep \`make bench\` within 10 minutes on 2 cores: sync 15 repeats"
-        echo "x 100 set syncs; grind 5 interleaved repeats of 20 cycles (not to the final time); patterns 3"
+        echo "x 100 set syncs, material sync 31 repeats x 100; grind 5 interleaved repeats of 20 cycles (not to the final time); patterns 3"
         echo "repeats of the deck's 50 cycles; migration 3 repeats of the MicroHydro lb8.1 deck (21 migrations"
         echo "per transport); checkpoint 3 repeats of 6 dumps of the bench deck at 40k owned cells per rank."
         echo "\`run/bench_sync.sh\` (persistent vs basic through whole sync_only runs) is no longer part of"

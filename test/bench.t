@@ -4,7 +4,8 @@
 # asserted: only that every figure is a positive number and the data arrived intact.
 . test/lib.sh
 bb=$BUILD/bench
-out=$(make --no-print-directory BUILD="$BUILD" "$bb/raw_sync" "$bb/raw_p2p" "$bb/raw_write" "$bb/raw_mem" 2>&1)
+out=$(make --no-print-directory BUILD="$BUILD" "$bb/raw_sync" "$bb/raw_matsync" "$bb/raw_p2p" "$bb/raw_write" "$bb/raw_mem" \
+    2>&1)
 rc=$?
 ok $rc "the raw benchmark programs build"
 [ $rc -eq 0 ] || diag "$out"
@@ -32,6 +33,37 @@ mpi 2 "$bb/raw_sync" -r 1 > /dev/null 2>&1
 ok $(($? != 2)) "raw_sync without a deck: exit 2"
 mpi 2 "$bb/raw_sync" "$DECK" case.grouped=true > /dev/null 2>&1
 ok $(($? != 2)) "raw_sync with grouped synchronisations: exit 2"
+
+# raw_matsync: material variables on the same deck, mixed cells in the middle band; every mode
+# checks every ghost, and the raw messages hydro's lengths and bytes, itself (exit 1)
+mpi 2 "$bb/raw_matsync" -r 3 -k 2 "$DECK" mesh.nx=16 mesh.ny=5 mesh.nz=5 > "$scratch/matsync" 2>&1
+rc=$?
+ok $rc "raw_matsync runs on 2 ranks"
+[ $rc -eq 0 ] || diag "$(cat "$scratch/matsync")"
+grep -qx 'ghosts_checked ok' "$scratch/matsync" && grep -qx 'same_messages ok' "$scratch/matsync"
+ok $? "raw_matsync: every mode fills every ghost with its owner's materials; the raw messages are hydro's bytes"
+st=0
+for k in persistent_s basic_s raw_s raw_mpi_s bytes_per_set_max messages_per_set_max mixed_cells; do
+    positive $k "$scratch/matsync" || st=1
+done
+ok $st "raw_matsync prints positive seconds for the 4 modes, bytes, messages and mixed cells"
+# 16 x 5 x 5 cells cut in the middle in x (block), a band of 4 columns mixed: per group each rank sends
+# 3 columns of 25 cells, 2 of them mixed: (1 + 1) per cell + 1 per pure and 2 per mixed cell = 275
+# doubles, 4 groups
+mpi 2 "$bb/raw_matsync" -r 1 -k 2 "$DECK" mesh.nx=16 mesh.ny=5 mesh.nz=5 parallel.partitioner=block \
+    > "$scratch/matblock" 2>&1
+rc=$?
+[ $rc -eq 0 ] || diag "$(cat "$scratch/matblock")"
+grep -qx 'mixed_cells 100' "$scratch/matblock" && grep -qx 'mixed_sent_cells_max 50' "$scratch/matblock" &&
+    grep -qx 'bytes_per_set_max 8800' "$scratch/matblock" && grep -qx 'messages_per_set_max 4' "$scratch/matblock" &&
+    grep -qx 'recorded_max 4' "$scratch/matblock"
+ok $(($? || rc)) "raw_matsync: 100 mixed cells, 8800 bytes in 4 messages per set, each persistent send recorded once"
+mpi 2 "$bb/raw_matsync" -r 1 > /dev/null 2>&1
+ok $(($? != 2)) "raw_matsync without a deck: exit 2"
+mpi 2 "$bb/raw_matsync" -w x "$DECK" > /dev/null 2>&1
+ok $(($? != 2)) "raw_matsync with a bad band width: exit 2"
+mpi 2 "$bb/raw_matsync" "$DECK" case.name=sod > /dev/null 2>&1
+ok $(($? != 2)) "raw_matsync on another case's deck: exit 2"
 
 # raw_p2p: one line per size, in order, the size echoed
 mpi 2 "$bb/raw_p2p" -r 3 1000 300000 > "$scratch/p2p" 2>&1
