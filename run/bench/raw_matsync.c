@@ -7,14 +7,16 @@
  * Two materials, MaHyCo's level-n synchronisations with materials (sync_points.c, SAVED): four
  * groups of a plain cell variable and a material variable (density + material_mass,
  * internal_energy + material_internal_energy, volume + material_fraction, pressure +
- * material_pressure), material_fraction being the VAR_FRACTION variable. Compositions as in the
+ * material_pressure), material_fraction being the VAR_FRACTION variable; stored as hydro
+ * stores them (mesh/matstore.h): a pure cell's value is its group's plain variable's (1 for the
+ * fraction), a mixed cell's in a slot. Compositions as in the
  * bi-Sod case: cells whose centre lies within BAND/2 cells (default BAND 4) of the box's middle
  * in x are mixed (0.5/0.5), those left of it pure material 0, right of it pure material 1.
  * One "set sync" synchronises the four groups one after the other. Modes run interleaved
  * (persistent, basic, raw, raw_mpi, persistent, ...); each figure is the median over REPEATS of
  * the slowest rank's mean seconds per set sync over SETS set syncs.
  * raw: per group and neighbour, the message sync.c sends (the plain values, one composition
- * code per cell from the fractions, the present materials' values), packed here by hand,
+ * code per cell, the present materials' values), packed here by hand from the store,
  * MPI_Irecv/MPI_Isend/MPI_Waitall, unpacked (absent materials 0); raw_mpi: the same messages
  * without packing or unpacking (the MPI floor). Every mode but raw_mpi must leave every ghost
  * equal to its owner's values (exit 1 otherwise); the raw messages must have the lengths and
@@ -35,6 +37,7 @@
 #include "vars.h"
 
 enum { NMAT = 2, NGROUP = 4, RAW_WIDTH = 2 + NMAT /* plain value, code, every material at most */ };
+_Static_assert(NMAT == 2, "raw_pack and raw_unpack are written out for two materials");
 enum mode { M_PERSISTENT, M_BASIC, M_RAW, M_RAW_MPI, NMODES };
 static const char *const mode_name[NMODES] = {"persistent", "basic", "raw", "raw_mpi"};
 /* plain and material variable of each group; the third group's is the fraction */
@@ -92,82 +95,126 @@ static void compositions(struct bench *b, const struct config *cfg, long band)
     }
 }
 
-/* What the owner of cell c writes into component k of variable id in round stamp. */
+/* What the owner of cell c writes into component k of variable id in round stamp: a pure
+ * cell's material value is its plain variable's (the fraction: 1), as the store keeps it. */
 static double expected(const struct bench *b, int id, int32_t c, int k, long stamp)
 {
     const unsigned bits = b->code[c];
-    const int present = bits >> k & 1u;
+    const int present = bits >> k & 1u, pure = bits_set(bits) == 1;
+    const struct var *v = &b->reg.v[id];
     if (id == b->frac)
         return present ? 1.0 / bits_set(bits) : 0.0;
-    if ((b->reg.v[id].flags & VAR_MATERIAL) && !present)
+    if ((v->flags & VAR_MATERIAL) && !present)
         return 0.0;
+    if ((v->flags & VAR_MATERIAL) && pure)
+        return sync_case_value(b->m->cell_gid[c], v->pure, 0, stamp);
     return sync_case_value(b->m->cell_gid[c], id, k, stamp);
 }
 
-/* Owned cells get their values, ghosts NaN: a ghost left alone fails the check. */
+/* Owned cells get their compositions and values; ghosts every material and NaN: a ghost left
+ * alone fails the check. */
 static void fill(struct bench *b, long stamp)
 {
     const struct mesh *m = b->m;
+    for (int32_t c = 0; c < m->ncells; c++)
+        matstore_compose(b->reg.mats, c, c < m->ncells_owned ? b->code[c] : 3u);
     for (int g = 0; g < NGROUP; g++)
         for (int w = 0; w < 2; w++) {
             const int id = w ? b->raw[g].mat : b->raw[g].plain;
             struct var *v = &b->reg.v[id];
-            for (int32_t c = 0; c < m->ncells; c++)
+            for (int32_t c = 0; c < m->ncells; c++) {
+                double row[NMAT];
                 for (int k = 0; k < v->ncomp; k++)
-                    v->data[(size_t)c * v->stride + k] = c < m->ncells_owned ? expected(b, id, c, k, stamp) : NAN;
+                    row[k] = c < m->ncells_owned ? expected(b, id, c, k, stamp) : NAN;
+                if (!w) {
+                    v->data[c] = row[0];
+                } else if (b->reg.mats->cell[c] < 0) { /* pure cells: the plain value, set above */
+                    double *dst = matstore_row(b->reg.mats, -1 - b->reg.mats->cell[c], (enum mat_quantity)v->mq);
+                    for (int k = 0; k < NMAT; k++)
+                        dst[k] = row[k];
+                }
+            }
         }
 }
 
 static void check_ghosts(const struct bench *b, enum mode mode, long stamp)
 {
     const struct mesh *m = b->m;
+    for (int32_t c = m->ncells_owned; c < m->ncells; c++)
+        if (matstore_bits(b->reg.mats, c) != b->code[c])
+            hydro_fatal(b->world, 1, "%s: ghost cell %lld holds materials %u, its owner %u", mode_name[mode],
+                        (long long)m->cell_gid[c], matstore_bits(b->reg.mats, c), b->code[c]);
     for (int g = 0; g < NGROUP; g++)
         for (int w = 0; w < 2; w++) {
             const int id = w ? b->raw[g].mat : b->raw[g].plain;
             const struct var *v = &b->reg.v[id];
-            for (int32_t c = m->ncells_owned; c < m->ncells; c++)
+            for (int32_t c = m->ncells_owned; c < m->ncells; c++) {
+                double row[NMAT];
+                if (w)
+                    registry_mat_row(&b->reg, id, c, row);
+                else
+                    row[0] = v->data[c];
                 for (int k = 0; k < v->ncomp; k++)
-                    if (v->data[(size_t)c * v->stride + k] != expected(b, id, c, k, stamp))
+                    if (row[k] != expected(b, id, c, k, stamp))
                         hydro_fatal(b->world, 1, "%s: ghost cell %lld of %s, component %d, holds %.17g, its owner "
-                                    "wrote %.17g", mode_name[mode], (long long)m->cell_gid[c], v->name, k,
-                                    v->data[(size_t)c * v->stride + k], expected(b, id, c, k, stamp));
+                                    "wrote %.17g", mode_name[mode], (long long)m->cell_gid[c], v->name, k, row[k],
+                                    expected(b, id, c, k, stamp));
+            }
         }
 }
 
-/* sync.c's message, packed by hand: plain values, composition codes, present entries. */
+/* sync.c's message, packed by hand from the store: plain values, composition codes, present
+ * entries (a pure cell's from its plain variable, 1 for the fraction; a mixed cell's slot). */
 static int32_t raw_pack(const struct bench *b, const struct raw_group *r, const int32_t *idx, int32_t n, double *dst)
 {
-    const double *plain = b->reg.v[r->plain].data, *mat = b->reg.v[r->mat].data, *frac = b->reg.v[b->frac].data;
+    const struct matstore *ms = b->reg.mats;
+    const double *plain = b->reg.v[r->plain].data;
+    const int frac = r->mat == b->frac, q = b->reg.v[r->mat].mq;
     double *start = dst;
     for (int32_t k = 0; k < n; k++)
         *dst++ = plain[idx[k]];
-    const double *code = dst;
+    for (int32_t k = 0; k < n; k++)
+        *dst++ = (double)ms->bits[idx[k]];
     for (int32_t k = 0; k < n; k++) {
-        unsigned bits = 0;
-        for (int j = 0; j < NMAT; j++)
-            bits |= (unsigned)(frac[(size_t)idx[k] * NMAT + j] > 0) << j;
-        *dst++ = (double)bits;
-    }
-    for (int32_t k = 0; k < n; k++) {
-        const unsigned bits = (unsigned)code[k];
-        for (int j = 0; j < NMAT; j++)
-            if (bits >> j & 1u)
-                *dst++ = mat[(size_t)idx[k] * NMAT + j];
+        const int32_t cell = ms->cell[idx[k]];
+        if (cell >= 0) {
+            *dst++ = frac ? 1.0 : plain[idx[k]];
+            continue;
+        }
+        const double *row = matstore_row(ms, -1 - cell, (enum mat_quantity)q);
+        const unsigned bits = ms->bits[idx[k]];
+        if (bits & 1u)
+            *dst++ = row[0];
+        if (bits & 2u)
+            *dst++ = row[1];
     }
     return (int32_t)(dst - start);
 }
 
 static void raw_unpack(struct bench *b, const struct raw_group *r, const int32_t *idx, int32_t n, const double *src)
 {
-    double *plain = b->reg.v[r->plain].data, *mat = b->reg.v[r->mat].data;
+    struct matstore *ms = b->reg.mats;
+    double *plain = b->reg.v[r->plain].data;
+    const int frac = r->mat == b->frac, q = b->reg.v[r->mat].mq;
     for (int32_t k = 0; k < n; k++)
         plain[idx[k]] = *src++;
     const double *code = src;
     src += n;
+    for (int32_t k = 0; k < n; k++)
+        if (ms->bits[idx[k]] != (unsigned)code[k])
+            matstore_compose(ms, idx[k], (unsigned)code[k]);
     for (int32_t k = 0; k < n; k++) {
+        const int32_t cell = ms->cell[idx[k]];
+        if (cell >= 0) {
+            double x = *src++;
+            if (!frac)
+                plain[idx[k]] = x;
+            continue;
+        }
+        double *row = matstore_row(ms, -1 - cell, (enum mat_quantity)q);
         const unsigned bits = (unsigned)code[k];
-        for (int j = 0; j < NMAT; j++)
-            mat[(size_t)idx[k] * NMAT + j] = bits >> j & 1u ? *src++ : 0.0;
+        row[0] = bits & 1u ? *src++ : 0.0;
+        row[1] = bits & 2u ? *src++ : 0.0;
     }
 }
 
@@ -213,9 +260,11 @@ static void bench_setup(struct bench *b, const struct config *cfg, long band)
     registry_init(&b->reg, b->m->ncells, b->m->nnodes);
     for (int g = 0; g < NGROUP; g++)
         b->raw[g].plain = registry_add(&b->reg, group_var[g][0], VAR_CELL, 1, VAR_SYNC, "1");
-    for (int g = 0; g < NGROUP; g++)
-        b->raw[g].mat = registry_add(&b->reg, group_var[g][1], VAR_CELL, NMAT,
-                                     VAR_SYNC | VAR_MATERIAL | (g == FRAC_GROUP ? VAR_FRACTION : 0u), "1");
+    registry_set_materials(&b->reg, NMAT);
+    static const enum mat_quantity mq[NGROUP] = {MQ_MASS, MQ_E, MQ_FRAC, MQ_P};
+    for (int g = 0; g < NGROUP; g++) /* a pure cell's value: its group's plain variable's */
+        b->raw[g].mat = registry_add_material(&b->reg, group_var[g][1], mq[g], g == FRAC_GROUP ? -1 : b->raw[g].plain,
+                                              VAR_SYNC | VAR_MATERIAL | (g == FRAC_GROUP ? VAR_FRACTION : 0u), "1");
     b->frac = b->raw[FRAC_GROUP].mat;
     compositions(b, cfg, band);
     /* hydro's groups, as sync_points.c records them, on their own communicators */
