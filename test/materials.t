@@ -195,9 +195,7 @@ ok $? "bisod_x 3D with two materials: 62 synchronisations per cycle, as with one
 tp() { # tp NP ARGS...
     np=$1
     shift
-    mpi "$np" $HYDRO "$top/inputs/triple_point.ini" mesh.nx=56 mesh.ny=24 physics.final_time=0.5 \
-        "case.materials=inner bottom top" "materials.names=inner bottom top" "materials.eos=perfect perfect perfect" \
-        "materials.gamma=1.5 1.4 1.5" "$@" > out 2>&1
+    mpi "$np" $HYDRO "$top/inputs/triple_point_3mat.ini" mesh.nx=56 mesh.ny=24 physics.final_time=0.5 "$@" > out 2>&1
 }
 mkdir tp1 tp4
 (cd tp1 && tp 1)
@@ -238,12 +236,10 @@ ghosts() { # ghosts NAME NP DECK ARGS...
 }
 label="water-air" ghosts gw2 2 "$WA" $short
 label="water-air, relaxation, minimal" ghosts gw3 3 "$WA" $short materials.relax=pressure parallel.sync_pattern=minimal
-TPM="case.materials=inner bottom top"
-label="triple point" ghosts gt4 4 "$top/inputs/triple_point.ini" mesh.nx=28 mesh.ny=12 physics.final_time=0.3 \
-    "$TPM" "materials.names=inner bottom top" "materials.eos=perfect perfect perfect" "materials.gamma=1.5 1.4 1.5"
-label="triple point, directional, minimal" ghosts gt3 3 "$top/inputs/triple_point.ini" mesh.nx=28 mesh.ny=12 \
-    physics.final_time=0.3 physics.remap_split=directional parallel.sync_pattern=minimal "$TPM" \
-    "materials.names=inner bottom top" "materials.eos=perfect perfect perfect" "materials.gamma=1.5 1.4 1.5"
+TP3=$top/inputs/triple_point_3mat.ini
+label="triple point" ghosts gt4 4 "$TP3" mesh.nx=28 mesh.ny=12 physics.final_time=0.3
+label="triple point, directional, minimal" ghosts gt3 3 "$TP3" mesh.nx=28 mesh.ny=12 \
+    physics.final_time=0.3 physics.remap_split=directional parallel.sync_pattern=minimal
 label="bisod_x 3D, rebalanced" ghosts gb4 4 $BI "$two" "$MB" "materials.eos=perfect perfect" \
     "materials.gamma=1.4 1.4" loadbalance.period=5 loadbalance.mode=shuffle run.max_cycles=12 parallel.sync=basic
 
