@@ -4,7 +4,9 @@
 # ZG and ZD of Arcane's deck (mixed cells along the contact). Interleaved runs; medians over the
 # repeats of the grind time on one rank (ns per cell and cycle: loop, Lagrange, remap), of the
 # peak memory per cell of a run with 4 times the cells minus the base run's (what each further
-# cell costs), and of the bytes the ranks send per cycle on 2 ranks. Printed as a Markdown table.
+# cell costs), and of the bytes the ranks send per cycle on 2 ranks. Printed as a Markdown table,
+# then the material synchronisations' bytes against Arcane's packing of the same values (3
+# doubles per pure cell and 5 per two-material cell for each material variable).
 # usage: run/bench_materials.sh [-r REPEATS] [-c CYCLES] [-s SCALE] [-o FILE]
 #   -s divides the mesh's nx (quick checks); -o appends "key value" lines (mat_one_loop,
 #   mat_two_loop, mat_*_lagrange, mat_*_remap in ns, mat_*_mem in bytes per cell, mat_*_bytes
@@ -80,3 +82,14 @@ row "Lagrange ns" lagrange "%.1f"
 row "remap ns" remap "%.1f"
 row "memory per further cell, bytes" mem "%.0f"
 row "bytes sent per cycle per rank (2 ranks)" bytes "%.0f"
+# the material synchronisations of the last two-material run on 2 ranks (rank 0's listing; the
+# same every run): hydro's messages against Arcane's packing of the same values
+set -- $(sed -n 's/.*Material synchronisations per cycle: \([0-9.]*\); this rank sent per cycle: \([0-9]*\) messages, \([0-9]*\) bytes (Arcane.s packing of the same values: \([0-9]*\)).*/\1 \2 \3 \4/p' "$tmp/two")
+if [ $# -eq 4 ]; then
+    [ -z "$out" ] || printf 'mat_syncs %s\nmat_sync_bytes %s\nmat_arcane_bytes %s\n' "$1" "$3" "$4" >> "$out"
+    echo
+    echo "| material synchronisations, 2 ranks, rank 0, per cycle | hydro | Arcane's packing | ratio |"
+    echo "|---|---|---|---|"
+    echo "| synchronisations / messages | $1 / $2 | $1 / $2 | - |"
+    awk -v a="$3" -v b="$4" 'BEGIN {printf "| bytes | %.0f | %.0f | %.3f |\n", a, b, a / b}'
+fi

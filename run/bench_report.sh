@@ -183,6 +183,8 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
         "$(v mat_one_mem)" ratio le 1.25 1 %.0f
     row "Two materials against one, bytes sent per cycle per rank (2 ranks)" "$(v mat_two_bytes)" B "one material" \
         "$(v mat_one_bytes)" - - - 1 %.0f
+    row "Material synchronisations' bytes per cycle, rank 0 of 2 (two materials)" "$(v mat_sync_bytes)" B \
+        "Arcane's packing" "$(v mat_arcane_bytes)" - - - 1 %.0f
     row "Sync, persistent, per set of $(v variables) variables" "$(v persistent_s)" us "raw Irecv/Isend" "$(v raw_s)" \
         ratio le 1.2 1e6 %.1f
     row "Sync, basic, per set of $(v variables) variables" "$(v basic_s)" us "raw Irecv/Isend" "$(v raw_s)" - - - 1e6 %.1f
