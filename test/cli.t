@@ -16,7 +16,9 @@ $HYDRO --version | grep -Eq '^hydro [0-9]+\.[0-9]+\.[0-9]+ \(.+\)$'; ok $? "--ve
 
 $HYDRO --check $DECK > "$tmp/resolved.ini"; rc=$?
 $HYDRO --check "$tmp/resolved.ini" > "$tmp/again.ini"
-[ $rc -eq 0 ] && cmp -s "$tmp/resolved.ini" "$tmp/again.ini"; ok $? "--check prints a resolved deck that reads back identically"
+# the memory estimate's comment names the memory available now, which other processes change
+[ $rc -eq 0 ] && grep -v '^; memory estimate' "$tmp/resolved.ini" > "$tmp/r1" && grep -v '^; memory estimate' "$tmp/again.ini" > "$tmp/r2" &&
+    cmp -s "$tmp/r1" "$tmp/r2"; ok $? "--check prints a resolved deck that reads back identically"
 $HYDRO --check $DECK mesh.nx=77 parallel.sync=basic | grep -q '^nx = 77$'; ok $? "--check applies overrides"
 mpi 2 $HYDRO --check $DECK > "$tmp/two.ini" 2>&1
 grep -v '^; memory estimate' "$tmp/two.ini" > "$tmp/two.deck"; grep -v '^; memory estimate' "$tmp/resolved.ini" > "$tmp/one.deck"

@@ -129,6 +129,16 @@ same() {
     ok $? "$label, $np ranks $(echo "$*" | sed 's/output.checkpoint_period=[0-9]*//'): bit for bit the 1-rank run"
     [ -s "$name.diff" ] && diag "$(head -5 "$name.diff")"
 }
+restarted() { # restarted NAME NP1 NP2 DECK ARGS...: dumps every 15 cycles on NP1 ranks, restart from the first on NP2
+    name=$1 np1=$2 np2=$3
+    shift 3
+    mkdir "$name" && (cd "$name" && mpi "$np1" $HYDRO "$@" output.checkpoint_period=15 output.checkpoint_keep=0 > out 2>&1 &&
+        mpi "$np2" $HYDRO --restart checkpoints/hydro_000015.h5 output.checkpoint_period=0 output.checkpoint_dir=after \
+            > out2 2>&1)
+    d=$(ls "$name"/after/hydro_*.h5 2> /dev/null | sort | tail -n 1)
+    [ -n "$d" ] && sh "$top/test/h5same.sh" --any-deck "$ref" "$d" > "$name.diff" 2>&1
+    ok $? "$label restarted at cycle 15 on $np2 ranks (written by $np1): bit for bit the uninterrupted run"
+}
 short="physics.final_time=2e-5 output.checkpoint_period=0"
 label="water-air"
 mkdir ref && (cd ref && mpi 1 $HYDRO "$WA" $short > out 2>&1)
@@ -188,6 +198,14 @@ same "$BI" b2 2 "$two" "$MB" "materials.eos=perfect perfect" "materials.gamma=1.
 same "$BI" b3 3 "$two" "$MB" "materials.eos=perfect perfect" "materials.gamma=1.4 1.4" parallel.sync_pattern=minimal
 same "$BI" b4 4 "$two" "$MB" "materials.eos=perfect perfect" "materials.gamma=1.4 1.4" loadbalance.period=5 \
     loadbalance.mode=shuffle
+ARCANE_MESH_EXCHANGE_USE_COLLECTIVE=TRUE
+export ARCANE_MESH_EXCHANGE_USE_COLLECTIVE
+label="bisod_x 3D, two materials, MPI_Alltoallv migrations"
+same "$BI" b3c 3 "$two" "$MB" "materials.eos=perfect perfect" "materials.gamma=1.4 1.4" loadbalance.period=5 \
+    loadbalance.mode=shuffle
+unset ARCANE_MESH_EXCHANGE_USE_COLLECTIVE
+label="bisod_x 3D, two materials"
+restarted brs 3 2 $BI "$two" "$MB" "materials.eos=perfect perfect" "materials.gamma=1.4 1.4"
 grep -q 'Synchronisations per cycle: 62.0 (pattern mahyco' b2/out
 ok $? "bisod_x 3D with two materials: 62 synchronisations per cycle, as with one (the materials' values travel with the cell's)"
 
@@ -212,6 +230,18 @@ c1=$(last_dump td1) c3=$(last_dump td3)
 [ -n "$c1" ] && [ -n "$c3" ] && sh "$top/test/h5same.sh" --any-deck "$c1" "$c3" > td.diff 2>&1
 ok $? "triple point, directional sweeps: 3 ranks (minimal) bit for bit 1 rank"
 [ -s td.diff ] && diag "$(head -5 td.diff)"
+# rebalanced on both transports, and restarted on another rank count
+label="triple point" ref=$a
+TPD="$top/inputs/triple_point_3mat.ini mesh.nx=56 mesh.ny=24 physics.final_time=0.5"
+same "$TPD" tpl3 3 loadbalance.period=15 loadbalance.mode=shuffle loadbalance.shuffle_fraction=0.3
+ARCANE_MESH_EXCHANGE_USE_COLLECTIVE=TRUE
+export ARCANE_MESH_EXCHANGE_USE_COLLECTIVE
+label="triple point, MPI_Alltoallv migrations"
+same "$TPD" tpl2 2 loadbalance.period=15 loadbalance.mode=shuffle loadbalance.shuffle_fraction=0.3 \
+    parallel.sync_pattern=minimal
+unset ARCANE_MESH_EXCHANGE_USE_COLLECTIVE
+label="triple point"
+restarted tprs 2 3 $TPD
 conserved tp1/out
 ok $? "triple point: each of the three materials' mass conserved to $d relative"
 # fractions are fractions: in [0, 1], summing to 1 in every cell, some cells mixed
