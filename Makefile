@@ -164,7 +164,7 @@ check:
 
 # The raw baselines of make bench (run/bench/*.c), linked with libhydro like the MPI tests.
 BENCH_PROGS := $(patsubst run/bench/%.c,$(BUILD)/bench/%,$(wildcard run/bench/*.c))
-$(BUILD)/bench/%: run/bench/%.c $(BUILD)/libhydro.a
+$(BUILD)/bench/%: run/bench/%.c run/bench/median.h $(BUILD)/libhydro.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
 

@@ -190,7 +190,7 @@ static void pack_vars(const struct registry *reg, const struct var *const *vars,
     for (int v = 0; v < nvars; v++) {
         size_t bytes = (size_t)vars[v]->ncomp * sizeof(double);
         if (vars[v]->flags & VAR_MATERIAL) { /* a row of one value per material */
-            double row[8];
+            double row[MATSTORE_MAX];
             registry_mat_row(reg, (int)(vars[v] - reg->v), item, row);
             memcpy(dst, row, bytes);
         } else {

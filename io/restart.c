@@ -736,7 +736,7 @@ int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct
     const struct reader r = {comm, file, crc, rf->path, err, errlen};
     struct mat_block mb = {0};
     int frac = registry_flagged(reg, VAR_FRACTION), nm = frac >= 0 ? reg->v[frac].ncomp : 0;
-    int mat_bad = rf->nentries > 0 && read_mat_block(&r, rf, rf->nentries > 0 && nm ? nm : DUMP_MAT_MAX, clo, ccnt, &mb);
+    int mat_bad = rf->nentries > 0 && read_mat_block(&r, rf, nm ? nm : DUMP_MAT_MAX, clo, ccnt, &mb);
     double *cells = mat_bad ? NULL : read_var_block(&r, reg, VAR_CELL, clo, ccnt, width[VAR_CELL], &mb);
     double *nodes = cells ? read_var_block(&r, reg, VAR_NODE, nlo, ncnt, width[VAR_NODE], &mb) : NULL;
     /* the datasets this run does not read are checked too: a restart never starts from a damaged dump */

@@ -8,55 +8,62 @@
 #include "check.h"
 #include "comm.h"
 
-/* The doubles of item i of g's variables, packed one variable after the other. */
+/* Part k of item i as the check sees it: variable k's values (a material variable's row of one
+ * value per material, built in row), and after the variables, in a material group, the
+ * composition (in row too). Returns the part's values, *nc of them; *name names it. */
+static const double *item_part(const struct sync_group *g, int k, int32_t i, double row[MATSTORE_MAX], int *nc,
+                               const char **name)
+{
+    if (k == g->nvars) {
+        row[0] = (double)matstore_bits(g->reg->mats, i);
+        *nc = 1;
+        *name = "composition";
+        return row;
+    }
+    const struct var *var = &g->reg->v[g->vars[k]];
+    *nc = var->ncomp;
+    *name = var->name;
+    if (!(var->flags & VAR_MATERIAL))
+        return var->data + (size_t)i * var->stride;
+    registry_mat_row(g->reg, g->vars[k], i, row);
+    return row;
+}
+
+/* Parts of an item: the variables, and the composition in a material group. */
+static int item_parts(const struct sync_group *g) { return g->nvars + (g->nmat > 0); }
+
+/* Every part of item i, one after the other. */
 static void put_values(struct buf *b, const struct sync_group *g, int32_t i)
 {
-    for (int v = 0; v < g->nvars; v++) {
-        const struct var *var = &g->reg->v[g->vars[v]];
-        double row[8];
-        const double *src = var->data + (size_t)i * var->stride;
-        if (var->flags & VAR_MATERIAL) {
-            registry_mat_row(g->reg, g->vars[v], i, row);
-            src = row;
-        }
-        buf_put(b, src, (size_t)var->ncomp * sizeof(double));
-    }
-    if (g->nmat) { /* and the composition */
-        double bits = (double)matstore_bits(g->reg->mats, i);
-        buf_put(b, &bits, sizeof bits);
+    for (int k = 0; k < item_parts(g); k++) {
+        double row[MATSTORE_MAX];
+        const char *name;
+        int nc;
+        const double *x = item_part(g, k, i, row, &nc, &name);
+        buf_put(b, x, (size_t)nc * sizeof *x);
     }
 }
 
-/* Compares the values of ghost i with the owner's in b; counts and describes differences. */
+/* Compares the parts of ghost i with the owner's in b; counts and describes differences. */
 static long long compare(const struct sync_group *g, const struct mesh *m, int32_t i, struct buf *b,
                          long long *compared, long long bad, char *what, size_t n)
 {
     const int cells = g->plan->center == VAR_CELL;
-    for (int v = 0; v <= g->nvars; v++) {
-        if (v == g->nvars && !g->nmat)
-            break;
-        const struct var *var = &g->reg->v[g->vars[v < g->nvars ? v : 0]];
-        double row[8];
-        const double *mine_row = var->data + (size_t)i * var->stride;
-        if (v == g->nvars) { /* the composition, after the values */
-            row[0] = (double)matstore_bits(g->reg->mats, i);
-            mine_row = row;
-        } else if (var->flags & VAR_MATERIAL) {
-            registry_mat_row(g->reg, g->vars[v], i, row);
-            mine_row = row;
-        }
-        for (int c = 0; c < (v == g->nvars ? 1 : var->ncomp); c++) {
-            double own, mine = mine_row[c];
+    for (int k = 0; k < item_parts(g); k++) {
+        double row[MATSTORE_MAX];
+        const char *name;
+        int nc;
+        const double *x = item_part(g, k, i, row, &nc, &name);
+        for (int c = 0; c < nc; c++) {
+            double own;
             buf_get(b, &own, sizeof own);
             ++*compared;
-            if (!memcmp(&own, &mine, sizeof own))
+            if (!memcmp(&own, &x[c], sizeof own))
                 continue;
             if (!bad++)
-                snprintf(what, n, "%s '%s' component %d of %s %lld (owner rank %d): ghost %.17g, owner %.17g",
-                         v == g->nvars ? "composition" : var->flags & VAR_MATERIAL ? "material variable" : "variable",
-                         v == g->nvars ? "bits" : var->name, c,
+                snprintf(what, n, "'%s' component %d of %s %lld (owner rank %d): ghost %.17g, owner %.17g", name, c,
                          cells ? "cell" : "node", (long long)(cells ? m->cell_gid[i] : m->node_gid[i]),
-                         cells ? m->cell_owner[i] : m->node_owner[i], mine, own);
+                         cells ? m->cell_owner[i] : m->node_owner[i], x[c], own);
         }
     }
     return bad;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alloc.h"
+#include "check.h"
 
 struct matstore *matstore_create(int nmat, int32_t ncells)
 {
@@ -47,7 +47,6 @@ static int32_t take_slot(struct matstore *s, int32_t c)
     }
     int32_t slot = s->free_slot[--s->nfree];
     s->owner[slot] = c;
-    s->nused++;
     for (int q = 0; q < MQ_COUNT; q++)
         memset(matstore_row(s, slot, (enum mat_quantity)q), 0, (size_t)s->nmat * sizeof(double));
     return slot;
@@ -60,7 +59,6 @@ void matstore_compose(struct matstore *s, int32_t c, unsigned bits)
         int32_t slot = -1 - s->cell[c];
         s->owner[slot] = -1;
         s->free_slot[s->nfree++] = slot;
-        s->nused--;
     } else if (!was_mixed && mixed) {
         s->cell[c] = -1 - take_slot(s, c);
     }
@@ -73,7 +71,12 @@ void matstore_compose(struct matstore *s, int32_t c, unsigned bits)
     s->bits[c] = (uint8_t)bits;
 }
 
-double matstore_bytes(const struct matstore *s)
+void matstore_compose_fractions(struct matstore *s, int32_t c, const double *fractions)
 {
-    return (double)s->ncells * 5.0 + (double)s->cap * (MQ_COUNT * s->nmat * 8.0 + 8.0);
+    unsigned bits = 0;
+    for (int k = 0; k < s->nmat; k++)
+        bits |= (unsigned)(fractions[k] > 0) << k;
+    if (!bits)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: local cell %d without material", (int)c);
+    matstore_compose(s, c, bits);
 }

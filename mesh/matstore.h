@@ -8,6 +8,8 @@
 /* The per-material quantities a slot holds: volume fraction, mass, specific internal energy,
  * pressure, and the energy and pressure at level n. */
 enum mat_quantity { MQ_FRAC, MQ_MASS, MQ_E, MQ_P, MQ_E0, MQ_P0, MQ_COUNT };
+/* Materials a store holds at most (a cell's composition is one byte of bits). */
+enum { MATSTORE_MAX = 8 };
 
 /* Cell c is pure (one material k: cell[c] = k, its values are the cell's own mass, e, p, e0 and
  * p0, its fraction 1) or mixed (cell[c] = -1 - s: slot s holds nmat values of each quantity, 0
@@ -17,7 +19,7 @@ struct matstore {
     int32_t ncells;
     int32_t *cell;   /* [ncells] */
     uint8_t *bits;   /* [ncells] the materials present, bit k for material k */
-    int32_t nused, cap, nfree;
+    int32_t cap, nfree;
     int32_t *owner;  /* [cap] the cell of each slot, -1 when free */
     int32_t *free_slot; /* [cap] free slots (a stack) */
     double *q[MQ_COUNT]; /* [cap][nmat] */
@@ -34,6 +36,9 @@ static inline unsigned matstore_bits(const struct matstore *s, int32_t c) { retu
 /* Cell c now holds the materials of bits (not 0): a cell turning mixed takes a slot (its rows
  * 0), one turning pure gives it back. */
 void matstore_compose(struct matstore *s, int32_t c, unsigned bits);
+/* The same from a row of volume fractions: the materials whose fraction is positive (at least
+ * one, else the job stops: a cell without material). */
+void matstore_compose_fractions(struct matstore *s, int32_t c, const double *fractions);
 /* Slot s's row of quantity q, for loops over the mixed cells. */
 static inline double *matstore_row(const struct matstore *s, int32_t slot, enum mat_quantity q)
 {
@@ -67,7 +72,5 @@ static inline void matstore_set(struct matstore *s, mat_pure pure, int32_t c, en
         pure[q][c] = row[k];
     }
 }
-/* Bytes the store takes now. */
-double matstore_bytes(const struct matstore *s);
 
 #endif

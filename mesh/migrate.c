@@ -29,7 +29,7 @@ static void pack_values(struct buf *b, const struct registry *reg, enum var_cent
         char *dst = buf_append(b, (size_t)n * row);
         for (int64_t i = 0; i < n; i++) {
             if (var->flags & VAR_MATERIAL) { /* one value per material, 0 where absent */
-                double vals[8];
+                double vals[MATSTORE_MAX];
                 registry_mat_row(reg, v, items[i], vals);
                 memcpy(dst + (size_t)i * row, vals, row);
             } else {
@@ -242,7 +242,7 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
 static void fill_material(struct matstore *ns, const struct matstore *os, const struct var *var, double *old_pure,
                           const int64_t *src, int32_t new_n, const struct inbox *in, const size_t *block)
 {
-    double row[8], *pure[MQ_COUNT] = {0}, *none[MQ_COUNT] = {0};
+    double row[MATSTORE_MAX], *pure[MQ_COUNT] = {0}, *none[MQ_COUNT] = {0};
     pure[var->mq] = old_pure;
     const size_t bytes = (size_t)var->ncomp * sizeof(double);
     for (int32_t i = 0; i < new_n; i++) {
@@ -254,12 +254,8 @@ static void fill_material(struct matstore *ns, const struct matstore *os, const 
         } else {
             continue; /* a ghost no one sent: the synchronisation after the migration fills it */
         }
-        if (var->flags & VAR_FRACTION) {
-            unsigned bits = 0;
-            for (int k = 0; k < var->ncomp; k++)
-                bits |= (unsigned)(row[k] > 0) << k;
-            matstore_compose(ns, i, bits);
-        }
+        if (var->flags & VAR_FRACTION)
+            matstore_compose_fractions(ns, i, row);
         matstore_set(ns, none, i, (enum mat_quantity)var->mq, row);
     }
 }

@@ -212,9 +212,10 @@ struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, stru
             hydro_fatal(comm, EXIT_RUNTIME, "internal error: variable '%s' synchronised %s",
                         reg->v[vars[v]].name, reg->v[vars[v]].flags & VAR_SYNC ? "with the wrong plan" : "without VAR_SYNC");
     int nm = material_vars(g, vars, nvars);
-    for (int v = 0; v < nvars - nm; v++)
-        g->plain_width += reg->v[g->vars[v]].ncomp;
-    g->width = g->plain_width + (nm ? 1 + nm * g->nmat : 0);
+    g->nplain = nvars - nm;
+    for (int v = 0; v < g->nplain; v++)
+        g->width += reg->v[g->vars[v]].ncomp;
+    g->width += nm ? 1 + nm * g->nmat : 0;
     /* MPI counts are int: one message holds at most INT_MAX doubles */
     size_t most = 0;
     for (int i = 0; i < plan->nsend; i++)
@@ -337,9 +338,7 @@ static const double *unpack_material(struct registry *reg, const struct var *var
 static int32_t pack(const struct sync_group *g, const int32_t *idx, int32_t n, double *dst, long long *arcane)
 {
     double *start = dst;
-    int nplain = g->nvars;
-    while (nplain > 0 && (g->reg->v[g->vars[nplain - 1]].flags & VAR_MATERIAL))
-        nplain--;
+    const int nplain = g->nplain;
     for (int v = 0; v < nplain; v++) {
         const struct var *var = &g->reg->v[g->vars[v]];
         int nc = var->ncomp, stride = var->stride;
@@ -367,7 +366,7 @@ static int32_t unpack(const struct sync_group *g, const int32_t *idx, int32_t n,
 {
     const double *start = src;
     int v = 0;
-    for (; v < g->nvars && !(g->reg->v[g->vars[v]].flags & VAR_MATERIAL); v++) {
+    for (; v < g->nplain; v++) {
         struct var *var = &g->reg->v[g->vars[v]];
         int nc = var->ncomp, stride = var->stride;
         for (int32_t k = 0; k < n; k++) {

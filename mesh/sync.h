@@ -53,7 +53,7 @@ struct sync_group {
     int nvars;
     int *vars;
     int width; /* doubles per item at most, summed over the variables (and the composition code) */
-    int plain_width; /* doubles per item of the variables that are not material variables */
+    int nplain;      /* vars[0 .. nplain): the variables that are not material variables (those follow) */
     int nmat;        /* material groups: the registry's materials; 0 for the others */
     int32_t *send_len; /* doubles of each send message as recorded (material groups: packed) */
     enum sync_kind kind;

@@ -69,7 +69,7 @@ int registry_add(struct registry *r, const char *name, enum var_center center, i
 
 void registry_set_materials(struct registry *r, int nmat)
 {
-    if (r->mats || nmat < 2 || nmat > 8)
+    if (r->mats || nmat < 2 || nmat > MATSTORE_MAX)
         hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: %d materials", nmat);
     r->mats = matstore_create(nmat, r->ncells);
 }
@@ -98,14 +98,8 @@ void registry_mat_row(const struct registry *r, int id, int32_t c, double *row)
 void registry_mat_set_row(struct registry *r, int id, int32_t c, const double *row, int to_cell)
 {
     const struct var *v = &r->v[id];
-    if (v->flags & VAR_FRACTION) {
-        unsigned bits = 0;
-        for (int k = 0; k < v->ncomp; k++)
-            bits |= (unsigned)(row[k] > 0) << k;
-        if (!bits)
-            hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: a cell without material");
-        matstore_compose(r->mats, c, bits);
-    }
+    if (v->flags & VAR_FRACTION)
+        matstore_compose_fractions(r->mats, c, row);
     double *pure[MQ_COUNT] = {0};
     if (v->pure >= 0 && to_cell)
         pure[v->mq] = r->v[v->pure].data;

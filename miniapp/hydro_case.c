@@ -21,6 +21,7 @@
 #include "timestep.h"
 
 _Static_assert(HYDRO_MAT_MAX <= DUMP_MAT_MAX, "a dump's diagnostics hold every material");
+_Static_assert(HYDRO_MAT_MAX <= MATSTORE_MAX, "the matstore holds every material");
 
 struct scheme {
     struct hydro h;

@@ -12,8 +12,8 @@ enum storage {
     S_OWNED, /* an array of the registry's: migrated and dumped as its flags say */
     S_MESH,  /* the mesh's node coordinates */
     S_ARENA, /* Lagrange scratch in the arena (written and read within the phase) */
-    S_MATS,  /* a quantity of the registry's matstore: column = the matstore quantity, per_mat =
-              * 1 + the field holding a pure cell's value (0: none, the fractions) */
+    S_MATS,  /* a quantity of the registry's matstore (column: which one; a pure cell's value in the
+              * field pure_of names, the fractions' 1 in none) */
     S_REMAP, /* a remap work array (unew, knew) */
     S_PHI,   /* a view of columns of the remap's values [cell][REMAP_NPHI] */
     S_GRAD,  /* a view of columns of its slopes [cell][REMAP_NPHI][3] */
@@ -47,10 +47,10 @@ static const struct {
     [F_NMASS] = {"mass", VAR_NODE, 1, SMD, "mass", S_OWNED, 0, 0},
     [F_FORCE] = {"force", VAR_NODE, 3, 0, "mass length/time^2", S_ARENA, 0, 0},
     [F_XINIT] = {"initial_position", VAR_NODE, 3, VAR_SYNC | VAR_MIGRATE, "length", S_OWNED, 0, 0},
-    [F_MFRAC] = {"material_fraction", VAR_CELL, 1, MAT | VAR_FRACTION, "volume fraction", S_MATS, MQ_FRAC, 0},
-    [F_MMASS] = {"material_mass", VAR_CELL, 1, MAT, "mass", S_MATS, MQ_MASS, 1 + F_MASS},
-    [F_ME] = {"material_internal_energy", VAR_CELL, 1, MAT, "energy/mass", S_MATS, MQ_E, 1 + F_E},
-    [F_MP] = {"material_pressure", VAR_CELL, 1, MAT, "pressure", S_MATS, MQ_P, 1 + F_P},
+    [F_MFRAC] = {"material_fraction", VAR_CELL, 1, MAT | VAR_FRACTION, "volume fraction", S_MATS, MQ_FRAC, 1},
+    [F_MMASS] = {"material_mass", VAR_CELL, 1, MAT, "mass", S_MATS, MQ_MASS, 1},
+    [F_ME] = {"material_internal_energy", VAR_CELL, 1, MAT, "energy/mass", S_MATS, MQ_E, 1},
+    [F_MP] = {"material_pressure", VAR_CELL, 1, MAT, "pressure", S_MATS, MQ_P, 1},
     [F_UNEW] = {"remap_velocity", VAR_CELL, 3, VAR_SYNC, "length/time", S_REMAP, 0, 0},
     [F_KNEW] = {"remap_kinetic", VAR_CELL, 1, VAR_SYNC, "energy/mass", S_REMAP, 0, 0},
     [F_PHI_RHO] = {"remap_density", VAR_CELL, 1, VAR_SYNC, "mass/length^3", S_PHI, 0, 0},
@@ -67,23 +67,23 @@ static const struct {
 
 static int remap_only(int i) { return fields[i].storage >= S_REMAP; }
 
-/* Registered with more than one material only. */
-static int per_mat(int i) { return fields[i].storage == S_MATS || fields[i].per_mat; }
+/* The cell field holding a pure cell's value of each material field (the fractions: none). */
+static const int pure_of[F_COUNT] = {[F_MFRAC] = -1, [F_MMASS] = F_MASS, [F_ME] = F_E, [F_MP] = F_P};
 
-static int ncomp_of(int i, int nmat) { return fields[i].ncomp * (per_mat(i) ? nmat : 1); }
+static int ncomp_of(int i, int nmat) { return fields[i].ncomp * (fields[i].per_mat ? nmat : 1); }
 
 void hydro_fields_register(struct registry *reg, int remap, int nmat, double *node_xyz, int id[F_COUNT])
 {
     for (int i = 0; i < F_COUNT; i++) {
         id[i] = -1;
-        if ((remap_only(i) && !remap) || (per_mat(i) && nmat < 2))
+        if ((remap_only(i) && !remap) || (fields[i].per_mat && nmat < 2))
             continue;
         int nc = ncomp_of(i, nmat);
         if (fields[i].storage == S_MATS && !reg->mats)
             registry_set_materials(reg, nmat);
         if (fields[i].storage == S_MATS)
             id[i] = registry_add_material(reg, fields[i].name, (enum mat_quantity)fields[i].column,
-                                          fields[i].per_mat ? id[fields[i].per_mat - 1] : -1, fields[i].flags,
+                                          pure_of[i] >= 0 ? id[pure_of[i]] : -1, fields[i].flags,
                                           fields[i].unit);
         else if (fields[i].storage == S_OWNED)
             id[i] = registry_add(reg, fields[i].name, fields[i].center, nc, fields[i].flags, fields[i].unit);

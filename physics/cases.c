@@ -90,7 +90,7 @@ int case_init(const struct case_params *cp, const struct hydro_params *hp, const
         f->e[c] = eos_energy(&hp->eos[k], f->rho[c], p);
         f->mass[c] = f->rho[c] * f->vol[c];
         if (hp->nmat > 1)
-            mat_init_cell(hp->nmat, f, c, k);
+            mat_init_cell(f, c, k);
         f->len[c] = geom_length(el, (const double(*)[3])xc, f->vol[c], hp->length);
         f->q[c] = 0;
         if (cp->name == HCASE_SEDOV && at_origin)
@@ -106,7 +106,7 @@ int case_init(const struct case_params *cp, const struct hydro_params *hp, const
             if (at_origin) { /* the energy shared by volume: uniform energy density */
                 f->e[c] += cp->sedov_energy * (f->vol[c] / origin_volume) / f->mass[c];
                 if (hp->nmat > 1)
-                    mat_init_cell(hp->nmat, f, c, cp->region_mat[0]);
+                    mat_init_cell(f, c, cp->region_mat[0]);
             }
         }
     for (int32_t n = 0; n < nn; n++) {

@@ -22,10 +22,9 @@ static void store(struct hydro_fields *f, int32_t c, enum mat_quantity q, const 
     matstore_set(f->ms, pure, c, q, row);
 }
 
-void mat_init_cell(int nmat, struct hydro_fields *f, int32_t c, int k)
+void mat_init_cell(struct hydro_fields *f, int32_t c, int k)
 {
-    (void)nmat; /* a pure cell: its mass and energy are the cell's */
-    matstore_compose(f->ms, c, 1u << k);
+    matstore_compose(f->ms, c, 1u << k); /* a pure cell: its mass and energy are the cell's */
 }
 
 /* The relaxed volumes of cell c's materials at common pressure p: each material k (volume vk,

@@ -30,7 +30,7 @@
 enum { MAT_NPHI = 3 };
 
 /* Cell c of the case's initial state: pure material k, its mass m and energy e. */
-void mat_init_cell(int nmat, struct hydro_fields *f, int32_t c, int k);
+void mat_init_cell(struct hydro_fields *f, int32_t c, int k);
 /* Each present material's density, pressure and sound speed from its mass and energy (relaxed
  * to one pressure first, with hydro_params' relax), and the cell's mean p, c and e. Returns 0,
  * or -1 when a material has no sound speed. */

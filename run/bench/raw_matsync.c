@@ -35,6 +35,7 @@
 #include "sync.h"
 #include "sync_only.h"
 #include "vars.h"
+#include "median.h"
 
 enum { NMAT = 2, NGROUP = 4, RAW_WIDTH = 2 + NMAT /* plain value, code, every material at most */ };
 _Static_assert(NMAT == 2, "raw_pack and raw_unpack are written out for two materials");
@@ -357,18 +358,6 @@ static void check_same_messages(struct bench *b, long stamp)
     check_ghosts(b, M_PERSISTENT, stamp);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, long n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Rank 0 prints the figures; every rank takes part in the reductions. */
 static void report(const struct bench *b, const struct config *cfg, const struct options *o, double med[NMODES])
 {
@@ -505,7 +494,7 @@ int main(int argc, char **argv)
     check_same_messages(&b, ++stamp);
     double med[NMODES];
     for (int k = 0; k < NMODES; k++) {
-        med[k] = median(t[k], o.repeats);
+        med[k] = median(t[k], (size_t)o.repeats);
         free(t[k]);
     }
     report(&b, &cfg, &o, med);

@@ -21,12 +21,7 @@
 
 #include "check.h"
 #include "comm.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
+#include "median.h"
 
 static int bad_usage(int me, const char *why)
 {
@@ -102,8 +97,7 @@ int main(int argc, char **argv)
         if (rbuf[i][0] != 1 || rbuf[i][size[i] - 1] != 1)
             hydro_fatal(comm, 1, "raw_p2p: the received bytes are not the sent ones");
         double *ti = t + (size_t)i * (size_t)repeats;
-        qsort(ti, (size_t)repeats, sizeof *ti, cmp_double);
-        double med = repeats % 2 ? ti[repeats / 2] : 0.5 * (ti[repeats / 2 - 1] + ti[repeats / 2]);
+        double med = median(ti, (size_t)repeats);
         if (me == 0)
             printf("size %lld seconds %.6e MBps %.1f\n", size[i], med, (double)size[i] / med / 1e6);
         free(sbuf[i]);

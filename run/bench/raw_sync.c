@@ -21,6 +21,7 @@
 #include "sync.h"
 #include "sync_only.h"
 #include "vars.h"
+#include "median.h"
 
 enum mode { M_PERSISTENT, M_BASIC, M_RAW, M_RAW_MPI, NMODES };
 static const char *const mode_name[NMODES] = {"persistent", "basic", "raw", "raw_mpi"};
@@ -57,18 +58,6 @@ static void raw_exchange(MPI_Comm comm, struct raw_var *r, int pack)
             for (int c = 0; c < nc; c++)
                 r->v->data[(size_t)p->recv_idx[k] * nc + c] = *src++;
     }
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static void usage(FILE *f)
@@ -221,7 +210,7 @@ int main(int argc, char **argv)
     long long owned_min = comm_min_ll(world, m->ncells_owned), owned_max = comm_max_ll(world, m->ncells_owned);
     double med[NMODES];
     for (int k = 0; k < NMODES; k++)
-        med[k] = median(t[k], repeats);
+        med[k] = median(t[k], (size_t)repeats);
     if (me == 0) {
         printf("# raw_sync: %d ranks, %lld cells (%lld..%lld owned per rank), %ld ghost layers, %d cell + %d node "
                "variables, %ld doubles per item each, one synchronisation per variable\n",

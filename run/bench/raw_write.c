@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "median.h"
+
 enum { BLOCK = 4 << 20 };
 
 static double now(void)
@@ -19,12 +21,6 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static int usage(FILE *f, int status)
@@ -90,8 +86,7 @@ int main(int argc, char **argv)
         t[r] = now() - t0;
         unlink(path);
     }
-    qsort(t, (size_t)repeats, sizeof *t, cmp_double);
-    double med = repeats % 2 ? t[repeats / 2] : 0.5 * (t[repeats / 2 - 1] + t[repeats / 2]);
+    double med = median(t, (size_t)repeats);
     printf("bytes %lld seconds %.6e GBps %.4f\n", bytes, med, (double)bytes / med / 1e9);
     free(block);
     free(t);

@@ -105,7 +105,7 @@ static void fill_materials(const struct mesh *m, struct registry *reg, const int
 {
     for (int32_t i = 0; i < m->ncells; i++) {
         int owned = i < m->ncells_owned;
-        double row[8];
+        double row[MATSTORE_MAX];
         matstore_compose(reg->mats, i, owned ? mat_bits(m->cell_gid[i], cycle) : 7u);
         for (int v = 0; v < 3; v++) {
             const struct var *var = &reg->v[ids[v]];
@@ -132,7 +132,7 @@ static long long material_errors(const struct mesh *m, const struct registry *re
         wrong += matstore_bits(reg->mats, i) != mat_bits(m->cell_gid[i], cycle);
         for (int v = 0; v < 3; v++) {
             const struct var *var = &reg->v[ids[v]];
-            double row[8];
+            double row[MATSTORE_MAX];
             if (var->flags & VAR_MATERIAL)
                 registry_mat_row(reg, ids[v], i, row);
             else
@@ -182,7 +182,7 @@ static void material_sync_tests(struct tap *t, MPI_Comm comm, const struct mesh 
         int spoilt = m->ncells > m->ncells_owned;
         if (spoilt) { /* the first ghost's first present material's energy, one ulp off */
             int32_t c = m->ncells_owned;
-            double row[8];
+            double row[MATSTORE_MAX];
             registry_mat_row(reg, ids[2], c, row);
             int k = 0;
             while (!(matstore_bits(reg->mats, c) >> k & 1u))
