@@ -116,7 +116,7 @@ static void hydro_attach(void *self, struct run *run)
     struct scheme *s = self;
     struct mesh *m = run->mesh;
     s->h.m = m;
-    sync_points_ranges(s->pattern, m, s->h.n);
+    sync_points_ranges(s->pattern, s->h.hp.nmat, m, s->h.n);
     hydro_fields_attach(&s->h, &run->reg, s->id);
     kernels_attach(&s->kern, m, s->h.hp.remap);
     /* walls from where the remap returns (or from the current boundary without remap) */

@@ -16,7 +16,7 @@ enum storage {
               * field pure_of names, the fractions' 1 in none) */
     S_REMAP, /* a remap work array (unew, knew) */
     S_PHI,   /* a view of columns of the remap's values [cell][REMAP_NPHI] */
-    S_GRAD,  /* a view of columns of its slopes [cell][REMAP_NPHI][3] */
+    S_GRAD,  /* a view of columns of its slopes [cell][REMAP_NPHI][3] (the materials' are not kept) */
 };
 
 enum { SMD = VAR_SYNC | VAR_MIGRATE | VAR_CHECKPOINT, MAT = SMD | VAR_MATERIAL };
@@ -62,7 +62,6 @@ static const struct {
     [F_GRAD_K] = {"slope_kinetic_energy", VAR_CELL, 3, VAR_SYNC, "", S_GRAD, 2, 0},
     [F_GRAD_U] = {"slope_mean_velocity", VAR_CELL, 9, VAR_SYNC, "", S_GRAD, 3, 0},
     [F_PHI_MAT] = {"remap_materials", VAR_CELL, MAT_NPHI, VAR_SYNC, "", S_PHI, REMAP_NPHI, 1},
-    [F_GRAD_MAT] = {"slope_materials", VAR_CELL, 3 * MAT_NPHI, VAR_SYNC, "", S_GRAD, REMAP_NPHI, 1},
 };
 
 static int remap_only(int i) { return fields[i].storage >= S_REMAP; }
@@ -139,7 +138,7 @@ static void remap_attach(struct hydro *h, struct registry *reg, const int id[F_C
         else if (fields[i].storage == S_PHI)
             registry_set_view(reg, id[i], h->rw.phi + fields[i].column, nphi);
         else if (fields[i].storage == S_GRAD)
-            registry_set_view(reg, id[i], h->rw.grad + 3 * fields[i].column, nphi * 3);
+            registry_set_view(reg, id[i], h->rw.grad + 3 * fields[i].column, REMAP_NPHI * 3);
 }
 
 void hydro_fields_attach(struct hydro *h, struct registry *reg, const int id[F_COUNT])

@@ -13,7 +13,7 @@ enum field {
     F_MFRAC, F_MMASS, F_ME, F_MP,
     /* with the remap: its results and, as views, its reconstructed values and slopes */
     F_UNEW, F_KNEW, F_PHI_RHO, F_PHI_E, F_PHI_K, F_PHI_U, F_GRAD_RHO, F_GRAD_E, F_GRAD_K, F_GRAD_U,
-    F_PHI_MAT, F_GRAD_MAT, /* and the materials' */
+    F_PHI_MAT, /* and the materials' values (their slopes are computed where used: remap.h) */
     F_COUNT
 };
 

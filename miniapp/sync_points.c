@@ -26,6 +26,8 @@ struct pattern {
     const char *name;
     struct point_def point[SP_COUNT];
     int depth[K_COUNT];
+    int depth_mat[K_COUNT]; /* with more than one material, where not 0: instead of depth (a kernel of
+                             * depth 0 computes nothing) */
 };
 
 #define GROUP(...) {sizeof((int[]){__VA_ARGS__}) / sizeof(int), {__VA_ARGS__}}
@@ -51,13 +53,16 @@ static const struct pattern patterns[] = {
          [SP_POSITION] = EACH(1, GROUP(F_X)),
          /* the materials' partial volumes, masses and energies travel with the density */
          [SP_REMAP_VALUES] = EACH(4, GROUP(F_PHI_RHO, F_PHI_MAT), GROUP(F_PHI_E), GROUP(F_PHI_K), GROUP(F_PHI_U)),
-         [SP_REMAP_SLOPES] = EACH(4, GROUP(F_GRAD_RHO, F_GRAD_MAT), GROUP(F_GRAD_E), GROUP(F_GRAD_K), GROUP(F_GRAD_U)),
+         [SP_REMAP_SLOPES] = EACH(4, GROUP(F_GRAD_RHO), GROUP(F_GRAD_E), GROUP(F_GRAD_K), GROUP(F_GRAD_U)),
          [SP_REMAP_CELLS] = EACH(4, GROUP(F_MASS), GROUP(F_UNEW), GROUP(F_E), GROUP(F_KNEW)),
          [SP_REMAP_NODES] = EACH(1, GROUP(F_V)),
          [SP_STEP_END] = SAVED, /* MaHyCo synchronises its cell variables again after each direction */
          [SP_END_REMAP] = EACH(1, GROUP(F_NMASS))},
         {[K_SAVE] = 1, [K_GEOMETRY] = 2, [K_FORCES] = 1, [K_VELOCITY] = 1, [K_POSITIONS] = 1, [K_CELLS] = 1,
          [K_DT] = 1, [K_R_VALUES] = D_ALL, [K_R_SWEPT] = 1, [K_R_GRADIENTS] = 1, [K_R_LIMIT] = 1, REMAP_DEPTHS},
+        /* the materials' slopes are computed, not synchronised, on the first ghost layer too
+         * (remap.h), which needs that layer's swept faces */
+        {[K_R_SWEPT] = 2, [K_R_MSLOPES] = 2},
     },
     /* minimal: redundant work on the ghost layers, one synchronisation per remap step and one
      * at the end of the cycle, beside the dt reduction */
@@ -71,6 +76,7 @@ static const struct pattern patterns[] = {
         {[K_SAVE] = D_INNER, [K_GEOMETRY] = D_ALL, [K_FORCES] = D_INNER, [K_VELOCITY] = D_INNER,
          [K_POSITIONS] = D_INNER, [K_CELLS] = D_INNER, [K_DT] = 1, [K_R_VALUES] = 3, [K_R_SWEPT] = 2,
          [K_R_GRADIENTS] = 2, [K_R_LIMIT] = 2, REMAP_DEPTHS},
+        {[K_R_MSLOPES] = 2},
     },
 };
 
@@ -108,7 +114,7 @@ void sync_points_record(struct sync_book *b, struct run *run, int pattern, int r
     }
 }
 
-void sync_points_ranges(int pattern, const struct mesh *m, int32_t n[K_COUNT])
+void sync_points_ranges(int pattern, int nmat, const struct mesh *m, int32_t n[K_COUNT])
 {
     static const enum kernel_items items[K_COUNT] = {
 #define X(id, name, it, help) [id] = it,
@@ -117,7 +123,8 @@ void sync_points_ranges(int pattern, const struct mesh *m, int32_t n[K_COUNT])
     };
     const int L = m->nlayers;
     for (int k = 0; k < K_COUNT; k++) {
-        int d = patterns[pattern].depth[k];
+        const struct pattern *pat = &patterns[pattern];
+        int d = nmat > 1 && pat->depth_mat[k] ? pat->depth_mat[k] : pat->depth[k];
         const int32_t *start = items[k] == ITEMS_CELLS ? m->cell_layer_start : m->node_layer_start;
         int32_t all = items[k] == ITEMS_CELLS ? m->ncells : m->nnodes;
         n[k] = d == D_ALL ? all : start[d == D_INNER ? L : d < L + 1 ? d : L + 1];

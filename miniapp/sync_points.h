@@ -15,8 +15,9 @@ struct run;
  * ([parallel] sync_pattern) that runs with or without the remap, from the fields' registry ids.
  * Collective. */
 void sync_points_record(struct sync_book *b, struct run *run, int pattern, int remap, const int id[F_COUNT]);
-/* The items each kernel computes under pattern on mesh m: n[k] for struct hydro. */
-void sync_points_ranges(int pattern, const struct mesh *m, int32_t n[K_COUNT]);
+/* The items each kernel computes under pattern with nmat materials on mesh m: n[k] for struct
+ * hydro. */
+void sync_points_ranges(int pattern, int nmat, const struct mesh *m, int32_t n[K_COUNT]);
 /* The pattern's name, for the listing. */
 const char *sync_points_name(int pattern);
 

@@ -8,10 +8,13 @@
  * cell's L, div u and mean c, the material's q2). Remap: each material's partial volume f_k V,
  * partial density m_k / V and partial energy m_k e_k / V are reconstructed and carried through
  * the faces' swept volumes like the cell's values (no interface reconstruction); the cell's mass
- * flux is the sum of its materials'. A material whose fraction falls below the threshold, or
- * whose mass would turn negative, leaves the cell: its mass is counted as removed. A negative
- * partial energy is clipped to 0, as MaHyCo does (a stiffened gas may then have no sound speed:
- * the run stops, naming the cell).
+ * flux is the sum of its materials'. From an upwind cell that holds one material alone with its
+ * face neighbours, that material's flux is the cell's own (volume, mass, mass times specific
+ * energy): a pure region computes as with one material, and only cells along material
+ * boundaries fit and keep material slopes (remap.h). A material whose fraction falls below the
+ * threshold, or whose mass would turn negative, leaves the cell: its mass is counted as
+ * removed. A negative partial energy is clipped to 0, as MaHyCo does (a stiffened gas may then
+ * have no sound speed: the run stops, naming the cell).
  *
  * With hydro_params' relax (materials.relax = pressure; MaHyCo has none), a mixed cell's
  * materials are brought to one pressure after the Lagrange phase and after the remap, at

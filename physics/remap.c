@@ -1,7 +1,9 @@
 /* Euler remap by swept faces (see remap.h). */
 #include "remap.h"
 
+#include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +22,7 @@ static void *zeroed(size_t n, size_t size)
     return p;
 }
 
-_Static_assert(REMAP_NPHI_MAX <= 32, "remap_limit keeps one bit per column in an unsigned");
+_Static_assert(REMAP_NPHI_MAX <= 32, "slopes_limit keeps one bit per column in an unsigned");
 
 static int nphi_of(int nmat) { return REMAP_NPHI + (nmat > 1 ? MAT_NPHI * nmat : 0); }
 
@@ -28,7 +30,7 @@ size_t remap_work_size(const struct mesh *m, int nmat)
 {
     size_t nc = (size_t)(m->ncells ? m->ncells : 1), nf = (size_t)(m->nfaces ? m->nfaces : 1);
     size_t nphi = (size_t)nphi_of(nmat);
-    return nc * (nphi + 3 + nphi * 3 + 3 + 1) + nf;
+    return nc * (nphi + 3 + REMAP_NPHI * 3 + 3 + 1) + nf; /* the materials' slopes are not kept */
 }
 
 void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch, int nmat)
@@ -46,7 +48,7 @@ void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch
     w->centre = p;
     p += nc * 3;
     w->grad = p;
-    p += nc * nphi * 3;
+    p += nc * REMAP_NPHI * 3;
     w->unew = p;
     p += nc * 3;
     w->knew = p;
@@ -54,12 +56,16 @@ void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch
     w->swept = p;
     w->moved = zeroed(nn, sizeof *w->moved);
     w->upwind = zeroed(nc, sizeof *w->upwind);
+    if (nmat > 1)
+        w->mslot = zeroed(nc, sizeof *w->mslot);
 }
 
 void remap_work_free(struct remap_work *w)
 {
     free(w->moved);
     free(w->upwind);
+    free(w->mslot);
+    free(w->mgrad);
     memset(w, 0, sizeof *w);
 }
 
@@ -242,9 +248,24 @@ static int neighbour(const struct mesh *m, const double *x, const struct remap_w
     return 1;
 }
 
-/* Solve the symmetric dim x dim system A g_k = b_k for the nphi right-hand sides with one
+/* A cell's face neighbours as its slopes see them, in face order: centres and value rows. */
+struct around {
+    int n;
+    double x[MAX_CELL_FACES][3];
+    const double *phi[MAX_CELL_FACES];
+};
+
+static void around_of(const struct mesh *m, const double *x, const struct remap_work *w, int32_t c,
+                      struct around *a)
+{
+    a->n = 0;
+    for (int s = 0; s < m->el->nfaces; s++)
+        a->n += neighbour(m, x, w, c, s, a->x[a->n], &a->phi[a->n]);
+}
+
+/* Solve the symmetric dim x dim system A g_k = b_k for the nk right-hand sides with one
  * inverse (adjugate over determinant); g = 0 when A is (nearly) singular. */
-static void solve(int dim, int nphi, const double A[3][3], const double (*b)[3], double *g)
+static void solve(int dim, int nk, const double A[3][3], const double (*b)[3], double *g)
 {
     double inv[3][3] = {{0}}, det, scale;
     if (dim == 2) {
@@ -268,10 +289,10 @@ static void solve(int dim, int nphi, const double A[3][3], const double (*b)[3],
         scale = A[0][0] * A[1][1] * A[2][2];
     }
     if (!(fabs(det) > 1e-12 * scale)) {
-        memset(g, 0, (size_t)nphi * 3 * sizeof *g);
+        memset(g, 0, (size_t)nk * 3 * sizeof *g);
         return;
     }
-    for (int k = 0; k < nphi; k++)
+    for (int k = 0; k < nk; k++)
         for (int i = 0; i < 3; i++)
             g[3 * k + i] = (inv[i][0] * b[k][0] + inv[i][1] * b[k][1] + inv[i][2] * b[k][2]) / det;
 }
@@ -280,6 +301,9 @@ static void solve(int dim, int nphi, const double A[3][3], const double (*b)[3],
 static int upwind_is(const struct mesh *m, const struct remap_work *w, int32_t face, int32_t c)
 {
     double s = w->swept[face];
+#ifdef __SANITIZE_ADDRESS__ /* the arena is NaN there: a face remap_swept did not reach (kernel depths) */
+    assert(!isnan(s) && "a swept volume read before remap_swept computed it");
+#endif
     if (s == 0 || m->face_cells[2 * (size_t)face + 1] < 0)
         return 0;
     return s > 0 ? m->face_cells[2 * (size_t)face + 1] == c : m->face_cells[2 * (size_t)face] == c;
@@ -297,120 +321,226 @@ static int upwind_somewhere(const struct mesh *m, const struct remap_work *w, in
     return 0;
 }
 
+/* Least-squares slopes of cell c's value columns col[0 .. nk) into g[nk][3]. Each column's
+ * slope depends on that column only: any subset of the columns gets the same bits. */
+static void slopes_fit(int dim, const struct remap_work *w, int32_t c, const struct around *a, const int *col,
+                       int nk, double *g)
+{
+    double A[3][3] = {{0}}, b[REMAP_NPHI_MAX][3] = {{0}};
+    const double *xc = w->centre + 3 * (size_t)c, *phic = w->phi + (size_t)c * w->nphi;
+    for (int j = 0; j < a->n; j++) {
+        double d[3];
+        for (int i = 0; i < 3; i++)
+            d[i] = a->x[j][i] - xc[i];
+        double wgt = 1.0 / (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        for (int i = 0; i < 3; i++)
+            for (int l = 0; l < 3; l++)
+                A[i][l] += wgt * d[i] * d[l];
+        for (int k = 0; k < nk; k++)
+            for (int i = 0; i < 3; i++)
+                b[k][i] += wgt * d[i] * (a->phi[j][col[k]] - phic[col[k]]);
+    }
+    solve(dim, nk, (const double(*)[3])A, (const double(*)[3])b, g);
+}
+
+/* Limit the slopes g[nk][3] of cell c's columns col[]: ratios against every neighbour, then no
+ * flux value out of the range of the cell and its neighbours (no new extrema). */
+static void slopes_limit(const struct mesh *m, const struct hydro_fields *f, const struct remap_work *w, int32_t c,
+                         const struct around *a, enum limiter_kind lim, const int *col, int nk, double *g)
+{
+    const int nf = m->el->nfaces;
+    const double *xc = w->centre + 3 * (size_t)c, *phic = w->phi + (size_t)c * w->nphi;
+    double alpha[REMAP_NPHI_MAX], lo[REMAP_NPHI_MAX], hi[REMAP_NPHI_MAX], dl[MAX_CELL_FACES];
+    for (int k = 0; k < nk; k++) {
+        alpha[k] = 1;
+        lo[k] = hi[k] = phic[col[k]];
+    }
+    for (int j = 0; j < a->n; j++) {
+        const double *x = a->x[j];
+        dl[j] = sqrt((x[0] - xc[0]) * (x[0] - xc[0]) + (x[1] - xc[1]) * (x[1] - xc[1]) + (x[2] - xc[2]) * (x[2] - xc[2]));
+    }
+    unsigned flat = 0; /* columns without a slope (a material absent or alone around the cell): nothing to limit */
+    for (int k = 0; k < nk; k++)
+        flat |= (unsigned)(g[3 * k] == 0 && g[3 * k + 1] == 0 && g[3 * k + 2] == 0) << k;
+    for (int k = 0; k < nk; k++) { /* slope ratios against every neighbour */
+        if (flat >> k & 1u)
+            continue;
+        const double *gk = g + 3 * k, pc = phic[col[k]];
+        double gl = sqrt(gk[0] * gk[0] + gk[1] * gk[1] + gk[2] * gk[2]);
+        double scale = 0; /* the local variation: ratios of round-off are not slopes */
+        for (int j = 0; j < a->n; j++) {
+            double dphi = fabs(a->phi[j][col[k]] - pc);
+            scale = dphi > scale ? dphi : scale;
+        }
+        for (int j = 0; j < a->n; j++) {
+            const double pj = a->phi[j][col[k]], *xj = a->x[j];
+            double dphi = pj - pc;
+            double pred = gk[0] * (xj[0] - xc[0]) + gk[1] * (xj[1] - xc[1]) + gk[2] * (xj[2] - xc[2]);
+            lo[k] = pj < lo[k] ? pj : lo[k];
+            hi[k] = pj > hi[k] ? pj : hi[k];
+            /* ratios only along the slope: across it the prediction is round-off or noise, and
+             * limiting on it would flip the slope on and off between identical cells */
+            if (fabs(pred) > 1e-10 * scale && fabs(pred) > 0.2 * gl * dl[j]) {
+                double r = limiter(lim, dphi / pred);
+                alpha[k] = r < alpha[k] ? r : alpha[k];
+            }
+        }
+    }
+    for (int s = 0; s < nf; s++) { /* no flux value out of [lo, hi]: no new extrema */
+        int32_t face = m->cell_faces[(size_t)c * nf + s];
+        if (!upwind_is(m, w, face, c))
+            continue;
+        double p[3];
+        face_point(m, f, w, face, p);
+        for (int k = 0; k < nk; k++) {
+            if (flat >> k & 1u)
+                continue;
+            const double *gk = g + 3 * k;
+            double dv = gk[0] * (p[0] - xc[0]) + gk[1] * (p[1] - xc[1]) + gk[2] * (p[2] - xc[2]);
+            double pc = phic[col[k]];
+            double bound = dv > 0 ? (hi[k] - pc) / dv : dv < 0 ? (lo[k] - pc) / dv : 1;
+            alpha[k] = bound < alpha[k] ? bound : alpha[k];
+        }
+    }
+    for (int k = 0; k < nk; k++) {
+        double r = alpha[k] > 0 ? alpha[k] : 0;
+        for (int i = 0; i < 3; i++)
+            g[3 * k + i] *= r;
+    }
+}
+
+/* The cell's own columns, the ones whose slopes are kept in w->grad. */
+static const int plain[REMAP_NPHI] = {0, 1, 2, 3, 4, 5};
+
 void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc)
 {
-    const int nf = m->el->nfaces, dim = m->el->dim, nphi = w->nphi;
     for (int32_t c = 0; c < nc; c++) {
+        double *g = w->grad + (size_t)c * REMAP_NPHI * 3;
         w->upwind[c] = (unsigned char)upwind_somewhere(m, w, c);
         if (!w->upwind[c]) { /* slopes never used: zero, the same everywhere */
-            memset(w->grad + (size_t)c * nphi * 3, 0, (size_t)nphi * 3 * sizeof *w->grad);
+            memset(g, 0, REMAP_NPHI * 3 * sizeof *g);
             continue;
         }
-        double A[3][3] = {{0}}, b[REMAP_NPHI_MAX][3] = {{0}};
-        const double *xc = w->centre + 3 * (size_t)c, *phic = w->phi + (size_t)c * nphi;
-        for (int s = 0; s < nf; s++) {
-            double xj[3], d[3];
-            const double *phij;
-            if (!neighbour(m, f->x, w, c, s, xj, &phij))
-                continue;
-            for (int i = 0; i < 3; i++)
-                d[i] = xj[i] - xc[i];
-            double wgt = 1.0 / (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-            for (int i = 0; i < 3; i++)
-                for (int j = 0; j < 3; j++)
-                    A[i][j] += wgt * d[i] * d[j];
-            for (int k = 0; k < nphi; k++)
-                for (int i = 0; i < 3; i++)
-                    b[k][i] += wgt * d[i] * (phij[k] - phic[k]);
-        }
-        solve(dim, nphi, (const double(*)[3])A, (const double(*)[3])b, w->grad + (size_t)c * nphi * 3);
+        struct around a;
+        around_of(m, f->x, w, c, &a);
+        slopes_fit(m->el->dim, w, c, &a, plain, REMAP_NPHI, g);
     }
 }
 
 void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, enum limiter_kind lim,
                  int32_t nc)
 {
-    const int nf = m->el->nfaces, nphi = w->nphi;
     for (int32_t c = 0; c < nc; c++) {
         if (!w->upwind[c]) /* zero slopes (remap_gradients) */
             continue;
-        const double *xc = w->centre + 3 * (size_t)c, *phic = w->phi + (size_t)c * nphi;
-        double alpha[REMAP_NPHI_MAX], lo[REMAP_NPHI_MAX], hi[REMAP_NPHI_MAX];
-        for (int k = 0; k < nphi; k++) {
-            alpha[k] = 1;
-            lo[k] = hi[k] = phic[k];
-        }
-        double xs[MAX_CELL_FACES][3], dl[MAX_CELL_FACES];
-        const double *phis[MAX_CELL_FACES];
-        int nnb = 0;
-        for (int s = 0; s < nf; s++)
-            if (neighbour(m, f->x, w, c, s, xs[nnb], &phis[nnb])) {
-                const double *x = xs[nnb];
-                dl[nnb] = sqrt((x[0] - xc[0]) * (x[0] - xc[0]) + (x[1] - xc[1]) * (x[1] - xc[1]) +
-                               (x[2] - xc[2]) * (x[2] - xc[2]));
-                nnb++;
-            }
-        unsigned flat = 0; /* columns without a slope (a material absent or alone around the cell): nothing to limit */
-        for (int k = 0; k < nphi; k++) {
-            const double *g = w->grad + ((size_t)c * nphi + k) * 3;
-            flat |= (unsigned)(g[0] == 0 && g[1] == 0 && g[2] == 0) << k;
-        }
-        for (int k = 0; k < nphi; k++) { /* slope ratios against every neighbour */
-            if (flat >> k & 1u)
-                continue;
-            const double *g = w->grad + ((size_t)c * nphi + k) * 3;
-            double gl = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
-            double scale = 0; /* the local variation: ratios of round-off are not slopes */
-            for (int j = 0; j < nnb; j++) {
-                double dphi = fabs(phis[j][k] - phic[k]);
-                scale = dphi > scale ? dphi : scale;
-            }
-            for (int j = 0; j < nnb; j++) {
-                double dphi = phis[j][k] - phic[k];
-                double pred = g[0] * (xs[j][0] - xc[0]) + g[1] * (xs[j][1] - xc[1]) + g[2] * (xs[j][2] - xc[2]);
-                lo[k] = phis[j][k] < lo[k] ? phis[j][k] : lo[k];
-                hi[k] = phis[j][k] > hi[k] ? phis[j][k] : hi[k];
-                /* ratios only along the slope: across it the prediction is round-off or noise, and
-                 * limiting on it would flip the slope on and off between identical cells */
-                if (fabs(pred) > 1e-10 * scale && fabs(pred) > 0.2 * gl * dl[j]) {
-                    double a = limiter(lim, dphi / pred);
-                    alpha[k] = a < alpha[k] ? a : alpha[k];
-                }
-            }
-        }
-        for (int s = 0; s < nf; s++) { /* no flux value out of [lo, hi]: no new extrema */
-            int32_t face = m->cell_faces[(size_t)c * nf + s];
-            if (!upwind_is(m, w, face, c))
-                continue;
-            double p[3];
-            face_point(m, f, w, face, p);
-            for (int k = 0; k < nphi; k++) {
-                if (flat >> k & 1u)
-                    continue;
-                const double *g = w->grad + ((size_t)c * nphi + k) * 3;
-                double dv = g[0] * (p[0] - xc[0]) + g[1] * (p[1] - xc[1]) + g[2] * (p[2] - xc[2]);
-                double bound = dv > 0 ? (hi[k] - phic[k]) / dv : dv < 0 ? (lo[k] - phic[k]) / dv : 1;
-                alpha[k] = bound < alpha[k] ? bound : alpha[k];
-            }
-        }
-        for (int k = 0; k < nphi; k++) {
-            double a = alpha[k] > 0 ? alpha[k] : 0;
-            double *g = w->grad + ((size_t)c * nphi + k) * 3;
-            for (int i = 0; i < 3; i++)
-                g[i] *= a;
-        }
+        struct around a;
+        around_of(m, f->x, w, c, &a);
+        slopes_limit(m, f, w, c, &a, lim, plain, REMAP_NPHI, w->grad + (size_t)c * REMAP_NPHI * 3);
     }
 }
 
-/* The upwind value of every column at face point p. */
-static void upwind_values(const struct remap_work *w, int32_t up, const double p[3], double *val)
+/* The material that cell c and all its face neighbours hold alone (their fraction columns
+ * exactly 1 for it and 0 for the others), or -1. Decided from the remap's values, which every
+ * rank holding c has the same (computed or synchronised), so every rank decides the same. */
+static int alone_around(const struct mesh *m, const struct remap_work *w, int32_t c)
 {
-    const int nphi = w->nphi;
-    const double *xu = w->centre + 3 * (size_t)up;
-    for (int k = 0; k < nphi; k++) {
-        const double *g = w->grad + ((size_t)up * nphi + k) * 3;
-        val[k] = w->phi[(size_t)up * nphi + k] + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
+    const int nf = m->el->nfaces, nm = w->nmat;
+    const double *own = w->phi + (size_t)c * w->nphi + REMAP_NPHI;
+    int k = -1;
+    for (int l = 0; l < nm; l++)
+        if (own[MAT_NPHI * l] == 1.0)
+            k = l;
+        else if (own[MAT_NPHI * l] != 0.0)
+            return -1;
+    for (int s = 0; s < nf && k >= 0; s++) {
+        int32_t face = m->cell_faces[(size_t)c * nf + s];
+        int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
+        if (b < 0) /* a wall mirrors the cell; a cut face is beyond what the remap reads */
+            continue;
+        const double *nb = w->phi + (size_t)(c == a ? b : a) * w->nphi + REMAP_NPHI;
+        for (int l = 0; l < nm; l++)
+            if (nb[MAT_NPHI * l] != (l == k ? 1.0 : 0.0))
+                return -1;
     }
+    return k;
+}
+
+/* mslot of a cell that no face takes values from (not upwind, or beyond the kernel's cells) */
+#define MSLOT_NONE INT32_MIN
+
+/* The limited slopes of cell c's material columns into g[MAT_NPHI nmat][3]: the same arithmetic
+ * per column as the cell's own; a column that is the same in the cell and its neighbours (an
+ * absent material) has none. */
+static void material_slopes(const struct mesh *m, const struct hydro_fields *f, const struct remap_work *w,
+                            enum limiter_kind lim, int32_t c, double *g)
+{
+    const double *phic = w->phi + (size_t)c * w->nphi;
+    const int ncol = w->nphi - REMAP_NPHI;
+    struct around a;
+    around_of(m, f->x, w, c, &a);
+    int col[REMAP_NPHI_MAX], nk = 0;
+    for (int k = REMAP_NPHI; k < w->nphi; k++) {
+        int varies = 0;
+        for (int j = 0; j < a.n; j++)
+            varies |= a.phi[j][k] != phic[k];
+        if (varies)
+            col[nk++] = k;
+    }
+    memset(g, 0, (size_t)ncol * 3 * sizeof *g);
+    if (!nk)
+        return;
+    double gk[REMAP_NPHI_MAX * 3];
+    slopes_fit(m->el->dim, w, c, &a, col, nk, gk);
+    slopes_limit(m, f, w, c, &a, lim, col, nk, gk);
+    for (int j = 0; j < nk; j++)
+        memcpy(g + 3 * (col[j] - REMAP_NPHI), gk + 3 * j, 3 * sizeof *g);
+}
+
+void remap_material_slopes(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w,
+                           enum limiter_kind lim, int32_t nc)
+{
+    if (w->nmat < 2)
+        return;
+    const size_t row = (size_t)(w->nphi - REMAP_NPHI) * 3;
+    int32_t rows = 0;
+    for (int32_t c = 0; c < w->ncells; c++) {
+        int alone = c < nc && upwind_somewhere(m, w, c) ? alone_around(m, w, c) : INT32_MIN;
+        w->mslot[c] = alone == INT32_MIN ? MSLOT_NONE : alone >= 0 ? -1 - alone : rows++;
+    }
+    if ((size_t)rows * row > w->mcap) { /* grows with the cells along material boundaries */
+        w->mcap = 2 * (size_t)rows * row;
+        free(w->mgrad);
+        w->mgrad = xmalloc(w->mcap * sizeof *w->mgrad);
+    }
+    for (int32_t c = 0; c < nc; c++)
+        if (w->mslot[c] >= 0)
+            material_slopes(m, f, w, lim, c, w->mgrad + (size_t)w->mslot[c] * row);
+}
+
+/* The upwind cell's reconstructed values at face point p: its own columns into val[0 ..
+ * REMAP_NPHI). With materials, returns the material it and its neighbours hold alone (its flux is
+ * then the cell's: remap_cells), or -1 after putting the materials' values into the rest of val. */
+static int upwind_values(const struct remap_work *w, int32_t up, const double p[3], double *val)
+{
+    const double *xu = w->centre + 3 * (size_t)up, *phiu = w->phi + (size_t)up * w->nphi;
+    for (int k = 0; k < REMAP_NPHI; k++) {
+        const double *g = w->grad + ((size_t)up * REMAP_NPHI + k) * 3;
+        val[k] = phiu[k] + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
+    }
+    if (w->nmat < 2)
+        return -1;
+    const int32_t slot = w->mslot[up];
+#ifdef __SANITIZE_ADDRESS__
+    assert(slot != MSLOT_NONE && "material values of a cell remap_material_slopes did not reach");
+#endif
+    if (slot < 0)
+        return -1 - slot;
+    const double *gm = w->mgrad + (size_t)slot * (size_t)(w->nphi - REMAP_NPHI) * 3;
+    for (int k = REMAP_NPHI; k < w->nphi; k++) {
+        const double *g = gm + 3 * (k - REMAP_NPHI);
+        val[k] = phiu[k] + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
+    }
+    return -1;
 }
 
 void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, struct remap_work *w,
@@ -432,9 +562,13 @@ void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydr
             int32_t up = vol > 0 ? b : a; /* the gaining cell takes the other's material */
             double p[3], val[REMAP_NPHI_MAX];
             face_point(m, f, w, face, p);
-            upwind_values(w, up, p, val);
+            int alone = upwind_values(w, up, p, val);
             double sv = c == a ? vol : -vol, dmass = sv * val[P_RHO];
-            if (nm) { /* the mass flux is the sum of the materials' */
+            if (alone >= 0) { /* a material alone around the upwind cell carries the cell's flux */
+                dv[alone] += sv;
+                dm[alone] += dmass;
+                de[alone] += dmass * val[P_E];
+            } else if (nm) { /* the mass flux is the sum of the materials' */
                 dmass = 0;
                 for (int k = 0; k < nm; k++) {
                     const double *vk = val + REMAP_NPHI + MAT_NPHI * k;

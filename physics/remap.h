@@ -35,13 +35,19 @@ struct remap_work {
     int nmat, nphi;  /* materials (1: none carried), values per cell */
     double *phi;     /* [ncells][nphi] cell values at x */
     double *centre;  /* [ncells][3] mean of the node positions at x */
-    double *grad;    /* [ncells][nphi][3] limited slopes */
+    double *grad;    /* [ncells][REMAP_NPHI][3] limited slopes of the cell's own columns (the
+                      * materials' are computed where a face uses them) */
     double *swept;   /* [nfaces] volume gained by face_cells[0] when the face moves to the targets */
     double *unew;    /* [ncells][3] remapped mean velocity */
     double *knew;    /* [ncells] remapped kinetic energy per unit mass */
     int sweep;       /* targets: x with coordinate sweep (every coordinate when -1) from x_init */
     unsigned char *moved; /* [nnodes] 1 where the target differs from x */
     unsigned char *upwind; /* [ncells] 1 where the cell is upwind of a face (its slopes are used) */
+    /* with materials: per cell the row of its material slopes in mgrad, or -1 - k where material k
+     * is alone in the cell and its face neighbours (the cell's own flux carries it) */
+    int32_t *mslot;
+    double *mgrad; /* [rows][MAT_NPHI nmat][3], one row per upwind cell along a material boundary */
+    size_t mcap;   /* doubles allocated in mgrad */
     double removed[HYDRO_MAT_MAX]; /* mass of each material that left cells (below the threshold), summed
                                     * over the owned cells since remap_work_init */
 };
@@ -60,15 +66,25 @@ void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct re
 void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
 /* Swept volumes and centres of the faces of cells [0, nc) (interior faces only). */
 void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
-/* Least-squares slopes, cells [0, nc): needs values of their face neighbours. */
+/* Least-squares slopes of the cell's own columns, cells [0, nc): needs values of their face
+ * neighbours. */
 void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
 /* Limit the slopes of cells [0, nc): needs neighbours' values and the cells' swept faces. */
 void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, enum limiter_kind lim,
                  int32_t nc);
+/* With several materials, cells [0, nc): the materials' limited slopes of the cells upwind of a
+ * face that do not hold one material alone with their face neighbours (those along material
+ * boundaries), in mgrad, which grows with them; the others' material fluxes are the cell's
+ * (remap_cells). Needs what remap_limit needs; the fluxes of remap_cells' cells read these of
+ * their neighbours, so it runs one layer further than remap_cells. */
+void remap_material_slopes(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w,
+                           enum limiter_kind lim, int32_t nc);
 /* Fluxes through the faces of cells [0, nc) and their new mass, mean velocity and total
  * energy: needs the limited slopes of their face neighbours. */
 /* With several materials each one's partial volume, mass and energy cross the faces, and the
- * cell's mass flux is their sum (materials.h). */
+ * cell's mass flux is their sum (materials.h); from an upwind cell that holds one material alone
+ * with its neighbours, that material's flux is the cell's (swept volume, mass flux, and the mass
+ * flux times the reconstructed specific energy), as with one material. */
 /* The new mass and internal energy go straight into f->mass and f->e: a cell reads only its
  * own mass, and the energies through their copies in phi, so nothing reads an entry after it
  * is replaced (remap_finish then updates each cell from its own entries). */
