@@ -101,12 +101,11 @@ ok $? "after the relaxation both materials of each of the $(cat war.mixed) mixed
 conserved war/out
 ok $? "with the relaxation each material's mass is conserved to $d relative"
 
-# ---- bi-material Sod (the same gas on both sides), 1D strip with the remap ----
+# ---- bi-material Sod (inputs/sod_2mat.ini: the same gas on both sides), 1D strip with the remap ----
 two="case.materials=ZG ZD"
 for n in 100 400; do
     h=$(awk -v n=$n 'BEGIN { print 1 / n }')
-    mkdir bs$n && (cd bs$n && mpi 2 $HYDRO "$top/inputs/sod_x.ini" mesh.nx=$n mesh.ly=$h mesh.lz=$h "$two" \
-        "materials.names=ZG ZD" "materials.eos=perfect perfect" "materials.gamma=1.4 1.4" > out 2>&1)
+    mkdir bs$n && (cd bs$n && mpi 2 $HYDRO "$top/inputs/sod_2mat.ini" mesh.nx=$n mesh.ly=$h mesh.lz=$h > out 2>&1)
     $V "$(last_dump bs$n)" sod 0 > bs$n.v 2>&1
 done
 b100=$(metric bs100.v l1) b400=$(metric bs400.v l1)
