@@ -116,6 +116,9 @@ static void hydro_attach(void *self, struct run *run)
     struct scheme *s = self;
     struct mesh *m = run->mesh;
     s->h.m = m;
+    const char *bad = s->h.hp.remap ? sync_points_check(s->pattern, s->h.hp.nmat, m->nlayers) : NULL;
+    if (bad) /* the same tables on every rank: every rank stops here */
+        hydro_fatal(run->comm, EXIT_RUNTIME, "sync pattern %s: %s", sync_points_name(s->pattern), bad);
     sync_points_ranges(s->pattern, s->h.hp.nmat, m, s->h.n);
     hydro_fields_attach(&s->h, &run->reg, s->id);
     kernels_attach(&s->kern, m, s->h.hp.remap);

@@ -67,9 +67,10 @@ static double carried_bytes(const struct config *cfg)
     double vars = 0;
     if (cfg->case_name == CASE_SYNC_ONLY)
         vars = 8.0 * (double)cfg->components * (double)(cfg->cell_vars + cfg->node_vars);
-    if (cfg->nmat > 1) /* 5 bytes of composition, the remap's 3 values per material (its material slopes
-                        * are not kept), and a mixed cell's slot (6 doubles per material) for one cell in ten */
-        vars = 5.0 + 8.0 * 3.0 * (double)cfg->nmat + 0.1 * 8.0 * 6.0 * (double)cfg->nmat;
+    if (cfg->nmat > 1) /* 5 bytes of composition, the remap's 3 values per material and its slot index
+                        * (4 bytes), and for one cell in ten (those along material boundaries) a mixed
+                        * cell's slot (6 doubles per material) and the remap's material slopes (9) */
+        vars = 9.0 + 8.0 * 3.0 * (double)cfg->nmat + 0.1 * 8.0 * 15.0 * (double)cfg->nmat;
     double pad = 8.0 * (double)(cfg->extra_cell_vars + cfg->extra_cell_array);
     if (cfg->lb_period > 0) {
         double moved = cfg->lb_mode == LB_SHUFFLE ? cfg->shuffle_fraction : 1.0;

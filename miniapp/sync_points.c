@@ -114,6 +114,28 @@ void sync_points_record(struct sync_book *b, struct run *run, int pattern, int r
     }
 }
 
+/* The layers kernel k computes under pat (1: owned cells only) with L ghost layers. */
+static int layers_of(const struct pattern *pat, int k, int nmat, int L)
+{
+    int d = nmat > 1 && pat->depth_mat[k] ? pat->depth_mat[k] : pat->depth[k];
+    return d == D_ALL ? L + 1 : d == D_INNER ? L : d < L + 1 ? d : L + 1;
+}
+
+const char *sync_points_check(int pattern, int nmat, int nlayers)
+{
+    const struct pattern *pat = &patterns[pattern];
+    const int cells = layers_of(pat, K_R_CELLS, nmat, nlayers);
+    if (nmat < 2)
+        return NULL;
+    /* remap_cells reads the material slopes of its cells' upwind neighbours, and those need
+     * their own swept faces (remap.h) */
+    if (layers_of(pat, K_R_MSLOPES, nmat, nlayers) < cells + 1)
+        return "remap_material_slopes must compute one layer further than remap_cells";
+    if (layers_of(pat, K_R_SWEPT, nmat, nlayers) < layers_of(pat, K_R_MSLOPES, nmat, nlayers))
+        return "remap_swept must compute as far as remap_material_slopes";
+    return NULL;
+}
+
 void sync_points_ranges(int pattern, int nmat, const struct mesh *m, int32_t n[K_COUNT])
 {
     static const enum kernel_items items[K_COUNT] = {

@@ -18,6 +18,9 @@ void sync_points_record(struct sync_book *b, struct run *run, int pattern, int r
 /* The items each kernel computes under pattern with nmat materials on mesh m: n[k] for struct
  * hydro. */
 void sync_points_ranges(int pattern, int nmat, const struct mesh *m, int32_t n[K_COUNT]);
+/* NULL, or what is wrong with the pattern's kernel depths with nmat materials and nlayers ghost
+ * layers (a kernel reading what another did not compute that far). */
+const char *sync_points_check(int pattern, int nmat, int nlayers);
 /* The pattern's name, for the listing. */
 const char *sync_points_name(int pattern);
 

@@ -359,7 +359,7 @@ static void slopes_limit(const struct mesh *m, const struct hydro_fields *f, con
         const double *x = a->x[j];
         dl[j] = sqrt((x[0] - xc[0]) * (x[0] - xc[0]) + (x[1] - xc[1]) * (x[1] - xc[1]) + (x[2] - xc[2]) * (x[2] - xc[2]));
     }
-    unsigned flat = 0; /* columns without a slope (a material absent or alone around the cell): nothing to limit */
+    unsigned flat = 0; /* columns without a slope (zero fit, or a singular system): nothing to limit */
     for (int k = 0; k < nk; k++)
         flat |= (unsigned)(g[3 * k] == 0 && g[3 * k + 1] == 0 && g[3 * k + 2] == 0) << k;
     for (int k = 0; k < nk; k++) { /* slope ratios against every neighbour */
@@ -504,12 +504,17 @@ void remap_material_slopes(const struct mesh *m, const struct hydro_fields *f, s
     const size_t row = (size_t)(w->nphi - REMAP_NPHI) * 3;
     int32_t rows = 0;
     for (int32_t c = 0; c < w->ncells; c++) {
-        int alone = c < nc && upwind_somewhere(m, w, c) ? alone_around(m, w, c) : INT32_MIN;
-        w->mslot[c] = alone == INT32_MIN ? MSLOT_NONE : alone >= 0 ? -1 - alone : rows++;
+        w->mslot[c] = MSLOT_NONE;
+        if (c >= nc || !upwind_somewhere(m, w, c))
+            continue;
+        int alone = alone_around(m, w, c);
+        w->mslot[c] = alone >= 0 ? -1 - alone : rows++;
     }
-    if ((size_t)rows * row > w->mcap) { /* grows with the cells along material boundaries */
-        w->mcap = 2 * (size_t)rows * row;
-        free(w->mgrad);
+    /* grows with the cells along material boundaries (an eighth more, so that a boundary that
+     * moves does not reallocate every step), never shrinks */
+    if ((size_t)rows * row > w->mcap) {
+        w->mcap = ((size_t)rows + (size_t)rows / 8 + 1) * row;
+        free(w->mgrad); /* every row is rewritten below: nothing to copy */
         w->mgrad = xmalloc(w->mcap * sizeof *w->mgrad);
     }
     for (int32_t c = 0; c < nc; c++)

@@ -56,7 +56,8 @@ struct remap_work {
  * volumes, new velocities and kinetic energies): the caller lends them, and may lend the same
  * memory to the Lagrange phase (miniapp/hydro_fields.c). */
 size_t remap_work_size(const struct mesh *m, int nmat);
-/* scratch: remap_work_size(m, nmat) doubles, owned by the caller; moved and upwind are allocated. */
+/* scratch: remap_work_size(m, nmat) doubles, owned by the caller; moved, upwind and, with
+ * materials, mslot are allocated here, mgrad by remap_material_slopes as it needs. */
 void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch, int nmat);
 void remap_work_free(struct remap_work *w);
 

@@ -229,6 +229,10 @@ c1=$(last_dump td1) c3=$(last_dump td3)
 [ -n "$c1" ] && [ -n "$c3" ] && sh "$top/test/h5same.sh" --any-deck "$c1" "$c3" > td.diff 2>&1
 ok $? "triple point, directional sweeps: 3 ranks (minimal) bit for bit 1 rank"
 [ -s td.diff ] && diag "$(head -5 td.diff)"
+# mahyco with 2 ghost layers: the material slopes of layer 1 read the last layer's values
+label="triple point, directional sweeps, mahyco, 2 ghost layers" ref=$c1
+same "$top/inputs/triple_point_3mat.ini mesh.nx=56 mesh.ny=24 physics.remap_split=directional" td2l 3 \
+    physics.final_time=0.2 parallel.ghost_layers=2
 # rebalanced on both transports, and restarted on another rank count
 label="triple point" ref=$a
 TPD="$top/inputs/triple_point_3mat.ini mesh.nx=56 mesh.ny=24 physics.final_time=0.5"
