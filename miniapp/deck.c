@@ -40,6 +40,7 @@ static const char *const dt_controls[DT_COUNT + 1] = {[DT_MAHYCO] = "mahyco", [D
 static const char *const patterns[] = {"mahyco", "minimal", NULL};
 static const char *const splits[] = {"none", "directional", NULL};
 static const char *const lb_modes[] = {"metis", "shuffle", NULL};
+static const char *const lb_decides[] = {"gain", "threshold", NULL};
 static const char *const costs[COST_COUNT + 1] = {
     [COST_UNIFORM] = "uniform", [COST_REGION] = "region", [COST_SHOCK] = "shock"};
 static const char *const partitioners[] = {"metis", "block", NULL};
@@ -185,8 +186,13 @@ const struct deck_key deck_keys[] = {
     {"loadbalance", "period", KEY_INT, "0", 0, BIG, NULL,
      "cycles between load-balance checks (0: never)", OFF(lb_period)},
     {"loadbalance", "threshold", KEY_DOUBLE, "0.1", 0, 1e30, NULL,
-     "metis: rebalance when (max - min) / min of the ranks' compute time since the last check reaches this",
+     "metis: no rebalance while (max - min) / min of the ranks' compute time since the last check is below this",
      OFF(lb_threshold)},
+    {"loadbalance", "decide", KEY_ENUM, "gain", 0, 0, lb_decides,
+     "metis, at or above the threshold: rebalance when the time it should save before the next check exceeds "
+     "what a rebalance costs (gain: the last one's seconds, before the first the set-up's partition, ghosts and "
+     "plans), or always (threshold)",
+     OFF(lb_decide)},
     {"loadbalance", "mode", KEY_ENUM, "metis", 0, 0, lb_modes,
      "metis: repartition with cell weights; shuffle: move a fraction of every rank's cells to the next rank "
      "each period, whatever the balance (exchange benchmark)",

@@ -22,6 +22,7 @@ enum case_name { CASE_SYNC_ONLY, CASE_HYDRO };
 enum sync_pattern { PATTERN_MAHYCO, PATTERN_MINIMAL };
 enum remap_choice { REMAP_NONE, REMAP_EULER };
 enum lb_mode { LB_METIS, LB_SHUFFLE };
+enum lb_decide { LB_DECIDE_GAIN, LB_DECIDE_THRESHOLD };
 enum partitioner_choice { PART_METIS, PART_BLOCK };
 enum sync_mode { SYNC_PERSISTENT, SYNC_BASIC };
 
@@ -80,6 +81,7 @@ struct config {
     long lb_period;
     double lb_threshold, shuffle_fraction, region_width, region_speed;
     int lb_mode;
+    int lb_decide;
     enum cost_kind lb_cost;
     long cost_factor, extra_cell_vars, extra_cell_array;
     /* [output] */

@@ -21,7 +21,10 @@ struct loadbalance {
     int nextra, array_width;
     int first_extra, array_id; /* registry ids (consecutive for the extra variables), -1 if none */
     double busy;               /* compute seconds since the last check */
-    struct cost_params cost;
+    long cycles;               /* cycles since the last check */
+    double cost;               /* seconds the last rebalance took (slowest rank); 0 before the first */
+    long cost_cycle;           /* the cycle it ran at */
+    struct cost_params model;
     int collective;            /* ARCANE_MESH_EXCHANGE_USE_COLLECTIVE */
     long rebalances;
     long long cells_moved;
@@ -98,7 +101,7 @@ struct loadbalance *lb_create(struct run *run)
     }
     xmin = comm_min_double(run->comm, xmin);
     xmax = -comm_min_double(run->comm, -xmax);
-    lb->cost = (struct cost_params){.kind = cfg->lb_cost,
+    lb->model = (struct cost_params){.kind = cfg->lb_cost,
                                     .factor = (int)cfg->cost_factor,
                                     .xmin = xmin,
                                     .xmax = xmax,
@@ -108,13 +111,14 @@ struct loadbalance *lb_create(struct run *run)
         listing_printf(run->lst, "Balance", "Load balance every %ld cycles: %s%s, cost %s, %d padding variables "
                        "+ an array of %d, transport %s", cfg->lb_period,
                        cfg->lb_mode == LB_METIS ? "metis" : "shuffle",
-                       cfg->lb_mode == LB_METIS ? " above the threshold" : "",
+                       cfg->lb_mode != LB_METIS ? "" : cfg->lb_decide == LB_DECIDE_GAIN
+                       ? " above the threshold when the gain exceeds the cost" : " above the threshold",
                        deck_enum_name("loadbalance", "cost", cfg->lb_cost), lb->nextra, lb->array_width,
                        lb->collective ? "MPI_Alltoallv" : "MPI_Isend/MPI_Irecv");
     return lb;
 }
 
-const struct cost_params *lb_cost(const struct loadbalance *lb) { return &lb->cost; }
+const struct cost_params *lb_cost(const struct loadbalance *lb) { return &lb->model; }
 
 /* A plain cell's compute seconds per cycle (this cycle, averaged over ranks) over one EOS
  * evaluation's (timed here, averaged too): the evaluations one unit of extra cost means. The
@@ -126,17 +130,18 @@ static void calibrate(struct loadbalance *lb, struct run *run, double seconds)
                    case_burn_seconds(run, n) / n};
     comm_sum_doubles(run->comm, t, 2);
     long units = t[1] > 0 ? lround(t[0] / t[1]) : 1;
-    lb->cost.units = units > 0 ? (int)(units < 1000000 ? units : 1000000) : 1;
+    lb->model.units = units > 0 ? (int)(units < 1000000 ? units : 1000000) : 1;
     listing_printf(run->lst, "Balance", "Cost model calibrated at cycle %ld: a plain cell computes %.3g us per cycle, "
                    "an EOS evaluation %.3g ns; a costly cell does %ld more evaluations (cost_factor %d)",
                    run->cycle, 1e6 * t[0] / run->size, 1e9 * t[1] / run->size,
-                   cost_evaluations(&lb->cost, lb->cost.factor), lb->cost.factor);
+                   cost_evaluations(&lb->model, lb->model.factor), lb->model.factor);
 }
 
 void lb_account(struct loadbalance *lb, struct run *run, double seconds)
 {
     lb->busy += seconds;
-    if (lb->cost.kind != COST_UNIFORM && case_burns(run) && lb->cost.units == 0 && run->cycle > run->first_cycle)
+    lb->cycles++;
+    if (lb->model.kind != COST_UNIFORM && case_burns(run) && lb->model.units == 0 && run->cycle > run->first_cycle)
         calibrate(lb, run, seconds);
 }
 
@@ -148,7 +153,7 @@ static int *weights(struct loadbalance *lb, struct run *run)
     int q_id = registry_flagged(&run->reg, VAR_SHOCK); /* none (sync_only): no cell is in a shock */
     const double *q = q_id >= 0 ? run->reg.v[q_id].data : NULL;
     for (int32_t c = 0; c < m->ncells_owned; c++)
-        w[c] = cell_cost_of(&lb->cost, m, m->node_xyz, q, c, run->time);
+        w[c] = cell_cost_of(&lb->model, m, m->node_xyz, q, c, run->time);
     return w;
 }
 
@@ -263,6 +268,8 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     padding_check(lb, run);
     double t_rebuild = comm_wtime() - t1;
 
+    lb->cost = -comm_min_double(run->comm, -(comm_wtime() - t0)); /* what the slowest rank paid */
+    lb->cost_cycle = run->cycle;
     long long moved = comm_sum_ll(run->comm, mg.cells_sent);
     lb->rebalances++;
     lb->cells_moved += moved;
@@ -283,6 +290,37 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     migration_free(&mg);
 }
 
+/* What a rebalance is expected to cost (seconds, the slowest rank): the last one's, or before the
+ * first the set-up's partition, ghost layers and plans, which a rebalance does again. */
+static double expected_cost(const struct loadbalance *lb, struct run *run, char *source, size_t n)
+{
+    if (lb->cost_cycle > 0) {
+        snprintf(source, n, "the rebalance at cycle %ld", lb->cost_cycle);
+        return lb->cost;
+    }
+    snprintf(source, n, "estimated from the set-up's partition, ghosts and plans");
+    const double *t = run->tm.total;
+    return -comm_min_double(run->comm, -(t[TIMER_PARTITION] + t[TIMER_GHOSTS] + t[TIMER_PLANS]));
+}
+
+/* Decide by gain and cost: balanced, the slowest rank would have computed the ranks' mean, so
+ * each cycle until the next check should save max - mean of the compute seconds per cycle. */
+static int worth_it(const struct loadbalance *lb, struct run *run, const struct stats *st, double measured)
+{
+    const struct config *cfg = &run->cfg;
+    long horizon = cfg->lb_period; /* cycles until the next check, or the end of the run */
+    if (cfg->max_cycles > 0 && cfg->max_cycles - run->cycle < horizon)
+        horizon = cfg->max_cycles - run->cycle;
+    double gain = lb->cycles > 0 ? (st->max - st->avg) / (double)lb->cycles * (double)horizon : 0;
+    char source[96];
+    double cost = expected_cost(lb, run, source, sizeof source);
+    int yes = gain > cost;
+    listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f; expected gain %.6f s over the next %ld "
+                   "cycles, rebalance cost %.6f s (%s): %s", run->cycle, measured, gain, horizon, cost, source,
+                   yes ? "rebalance" : "no rebalance");
+    return yes;
+}
+
 void lb_step(struct loadbalance *lb, struct run *run)
 {
     const struct config *cfg = &run->cfg;
@@ -292,12 +330,15 @@ void lb_step(struct loadbalance *lb, struct run *run)
     struct stats st;
     comm_stats(run->comm, &lb->busy, 1, &st);
     double measured = st.min > 0 ? (st.max - st.min) / st.min : 0;
-    lb->busy = 0;
-    if (cfg->lb_mode == LB_SHUFFLE || measured >= cfg->lb_threshold)
+    if (cfg->lb_mode == LB_SHUFFLE)
         rebalance(lb, run, measured);
-    else
+    else if (measured < cfg->lb_threshold)
         listing_printf(run->lst, "Balance", "Cycle %ld: imbalance %.3f below threshold %.3f, no rebalance", run->cycle,
                        measured, cfg->lb_threshold);
+    else if (cfg->lb_decide == LB_DECIDE_THRESHOLD || worth_it(lb, run, &st, measured))
+        rebalance(lb, run, measured);
+    lb->busy = 0;
+    lb->cycles = 0;
     timers_stop(&run->tm, TIMER_BALANCE);
 }
 

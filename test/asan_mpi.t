@@ -26,7 +26,7 @@ run_ok "asan: migrate_mpi 2D on 2 ranks with MPI_Alltoallv" mpi 2 "$ASAN_BUILD/t
     mesh.dim=2 mesh.nx=9 mesh.ny=6
 run_ok "asan: hydro Sod 3D rebalancing with METIS (region cost, padding) on 3 ranks" mpi 3 "$ASAN_BUILD/hydro" \
     "$top/inputs/sod_x.ini" mesh.nx=20 mesh.ny=3 mesh.nz=3 run.max_cycles=7 output.checkpoint_period=-1 \
-    loadbalance.period=3 loadbalance.threshold=0 loadbalance.cost=region loadbalance.region_speed=150 \
+    loadbalance.period=3 loadbalance.threshold=0 loadbalance.decide=threshold loadbalance.cost=region loadbalance.region_speed=150 \
     loadbalance.extra_cell_vars=2 loadbalance.extra_cell_array=3
 run_ok "asan: three materials with mixed cells (triple point, directional remap, shuffles) on 3 ranks" mpi 3 \
     "$ASAN_BUILD/hydro" "$top/inputs/triple_point.ini" mesh.nx=21 mesh.ny=9 run.max_cycles=12 \

@@ -94,14 +94,18 @@ run() {
     ls "$d"/checkpoints/hydro_*.h5 | sort | tail -n 1
 }
 
+# a build that decides rebalances by gain and cost is told to rebalance at every check, as the
+# builds before did: the runs then migrate on both sides
+decide() { "$1/hydro" --help 2>/dev/null | grep -q '^  decide ' && echo loadbalance.decide=threshold; }
+old_extra=$(decide "$work/build-old") new_extra=$(decide "$work/build-new")
 n=0 bad=0
 matrix > "$work/matrix.txt"
 while IFS='|' read -r name np envs args; do
     n=$((n + 1))
     # shellcheck disable=SC2086 # the arguments are words
-    a=$(run "$work/build-old" "$work/runs/$name/old" "$np" "$envs" $args) || { echo "FAILED $name (old build): see $work/runs/$name/old"; bad=$((bad + 1)); continue; }
+    a=$(run "$work/build-old" "$work/runs/$name/old" "$np" "$envs" $args $old_extra) || { echo "FAILED $name (old build): see $work/runs/$name/old"; bad=$((bad + 1)); continue; }
     # shellcheck disable=SC2086
-    b=$(run "$work/build-new" "$work/runs/$name/new" "$np" "$envs" $args) || { echo "FAILED $name (new build): see $work/runs/$name/new"; bad=$((bad + 1)); continue; }
+    b=$(run "$work/build-new" "$work/runs/$name/new" "$np" "$envs" $args $new_extra) || { echo "FAILED $name (new build): see $work/runs/$name/new"; bad=$((bad + 1)); continue; }
     why=$(sh "$top/test/h5same.sh" --any-version --any-deck "$a" "$b" 2>&1) # the deck text grows with new keys
     same=$?
     ta=$(grep 'Totals' "$work/runs/$name/old/run.out") tb=$(grep 'Totals' "$work/runs/$name/new/run.out")

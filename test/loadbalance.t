@@ -29,7 +29,9 @@ hydro_in() {
 moved() { sed -n 's/.*Rebalance at cycle [0-9]* ([a-z]*): \([0-9]*\) cells moved.*/\1/p' "$1/log" | awk '{s += $1} END {print s + 0}'; }
 
 # ---- bit for bit with and without rebalancing ----
-lb="loadbalance.period=3 loadbalance.threshold=0 loadbalance.cost=region loadbalance.region_speed=150
+# decide=threshold: rebalance at every check, so that every run migrates (the default decides by
+# gain and cost, below)
+lb="loadbalance.period=3 loadbalance.threshold=0 loadbalance.decide=threshold loadbalance.cost=region loadbalance.region_speed=150
     loadbalance.cost_factor=3 loadbalance.extra_cell_vars=3 loadbalance.extra_cell_array=4"
 sod="$top/inputs/sod_x.ini mesh.nx=30 mesh.ny=4 mesh.nz=4 run.max_cycles=12 output.listing_period=0"
 sedov="$top/inputs/sedov_2d.ini mesh.nx=20 mesh.ny=20 run.max_cycles=12 output.listing_period=0"
@@ -86,6 +88,31 @@ for d in sod.2.p2p sod.3.p2p sod.4.a2a sedov.3.p2p; do
     awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 0.2 && a < b / 2) }'
     ok $? "$d: the first rebalance cuts the cell weight imbalance by half at least ($1 -> $2)"
 done
+
+# ---- deciding by gain and cost (the default) ----
+hydro_in gain 3 $sod loadbalance.period=3 loadbalance.threshold=0 loadbalance.cost=region \
+    loadbalance.region_speed=150 loadbalance.cost_factor=200
+rc=$? # (costly cells 200 x a plain one: the first check usually pays, later ones often not)
+# every check: both figures, and the decision they give; a "rebalance" is done at that cycle
+awk '/Balance +Cycle [0-9]+: imbalance measured/ {
+        n++; c = $3; sub(":", "", c)
+        if (!match($0, /expected gain [0-9.]+ s over the next [0-9]+ cycles, rebalance cost [0-9.]+ s \((estimated from the set-up.s partition, ghosts and plans|the rebalance at cycle [0-9]+)\): (no rebalance|rebalance)$/)) { print "bad line: " $0; bad = 1; next }
+        split(substr($0, RSTART), f, " "); gain = f[3]; horizon = f[8]; cost = f[12]
+        want = gain + 0 > cost + 0 ? "rebalance" : "no rebalance"
+        got = $0; sub(/.*\): /, "", got)
+        if (got != want) { print "cycle " c ": gain " gain ", cost " cost ", yet " got; bad = 1 }
+        if (got == "rebalance") pending = c
+        if (c == 12 && horizon != 0) { print "cycle 12 is the last: horizon " horizon; bad = 1 }
+        if (n == 1 && $0 !~ /estimated from the set-up/) { print "first check: " $0; bad = 1 }
+        if (done && $0 !~ /the rebalance at cycle/) { print "after a rebalance: " $0; bad = 1 } }
+     /Rebalance at cycle/ { r = $5; if (r != pending) { print "rebalance at " r " without a decision"; bad = 1 }; done = 1 }
+     END { if (n != 4) { print n " checks"; bad = 1 }; exit bad }' gain/log > gain.check
+ok $? "decide = gain: each of the 4 checks prints the expected gain and the rebalance cost and follows them ($(moved gain) cells moved, exit $rc)"
+[ -s gain.check ] && diag "$(cat gain.check)"
+sh "$top/test/h5same.sh" --any-deck sod.3.ref/checkpoints/hydro_000012.h5 gain/checkpoints/hydro_000012.h5
+ok $? "decide = gain: bit for bit the run without rebalancing, whatever it decided"
+out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.decide=sometimes 2>&1); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.decide'; ok $? "an unknown loadbalance.decide exits 2 and names the key"
 
 # ---- mass is conserved across migrations ----
 drift=$(grep 'Totals at cycle' sedov.4.a2a/log | tail -n 1 | sed 's/.*mass [^(]*(drift \([^)]*\)).*/\1/')
