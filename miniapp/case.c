@@ -44,6 +44,15 @@ void case_diagnostics(struct run *run, struct dump_meta *meta)
 int case_burns(const struct run *run) { return run->case_ops->burn_seconds != NULL; }
 double case_burn_seconds(struct run *run, long n) { return run->case_ops->burn_seconds(run->case_self, n); }
 
+double case_active_work(struct run *run, long cycles, double *extra)
+{
+    if (run->case_ops->active_work)
+        return run->case_ops->active_work(run->case_self, run, cycles, extra);
+    for (int32_t c = 0; c < run->mesh->ncells_owned; c++)
+        extra[c] = 0;
+    return 0;
+}
+
 void case_destroy(struct run *run)
 {
     if (run->case_ops && run->case_self)

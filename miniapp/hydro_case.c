@@ -146,6 +146,8 @@ static void init_kernels(struct scheme *s, struct run *run)
     char why[1024];
     if (kernels_init(&s->kern, run->mesh->el->dim, smpi, why, sizeof why))
         run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? why : NULL);
+    if (run->cfg.lb_period > 0 && run->cfg.lb_mode == LB_METIS) /* the cost model counts active cells */
+        kernels_track(&s->kern);
     if (s->kern.model)
         listing_printf(run->lst, "Internal", "SMPI compute model %s: each physics kernel costs a x items + b x "
                        "active items, owned items x %g, ghost items x %g; the host's measured time is not counted",
@@ -311,6 +313,22 @@ static double hydro_burn_seconds(void *self, long n)
     return comm_wtime() - t;
 }
 
+static double hydro_active_work(void *self, struct run *run, long cycles, double *extra)
+{
+    struct scheme *s = self;
+    double ratio = kernels_active_ratio(&s->kern);
+    comm_sum_doubles(run->comm, &ratio, 1); /* the ranks' mean: one model for every rank */
+    ratio /= run->size;
+    const struct mesh *m = run->mesh;
+    uint32_t *steps = s->kern.cell_steps;
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        extra[c] = steps && cycles > 0 ? ratio * steps[c] / (double)cycles : 0;
+        if (steps)
+            steps[c] = 0;
+    }
+    return ratio;
+}
+
 static void hydro_destroy(void *self)
 {
     struct scheme *s = self;
@@ -332,5 +350,6 @@ const struct case_ops hydro_case_ops = {
     .report = hydro_report_op,
     .diagnostics = hydro_diagnostics,
     .burn_seconds = hydro_burn_seconds,
+    .active_work = hydro_active_work,
     .destroy = hydro_destroy,
 };

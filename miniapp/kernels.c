@@ -200,13 +200,40 @@ void kernels_attach(struct kernels *k, const struct mesh *m, int remap)
         k->act_cells = xmalloc(((size_t)m->ncells + 1) * sizeof *k->act_cells);
         k->act_nodes = xmalloc(((size_t)m->nnodes + 1) * sizeof *k->act_nodes);
     }
+    if (k->track) /* a new mesh: the counts start again */
+        k->cell_steps = xcalloc((size_t)m->ncells + 1, sizeof *k->cell_steps);
 }
 
 void kernels_detach(struct kernels *k)
 {
     free(k->act_cells);
     free(k->act_nodes);
+    free(k->cell_steps);
     k->act_cells = k->act_nodes = NULL;
+    k->cell_steps = NULL;
+}
+
+void kernels_track(struct kernels *k)
+{
+    k->track = 1;
+    k->on = 1;
+}
+
+double kernels_active_ratio(const struct kernels *k)
+{
+    double quiet = 0, active = 0;
+    for (int i = 0; i < K_COUNT; i++) {
+        double a, b;
+        kernel_fit(&k->sums[i], &a, &b);
+        quiet += a * k->sums[i].n;
+        active += b * k->sums[i].m;
+    }
+    /* per owned cell-cycle (lagrange_dt: the owned cells, once a cycle) and per active owned
+     * cell-step (remap_finish: the owned cells, once a step, its active items those that moved) */
+    double cell_cycles = k->sums[K_DT].n, active_steps = k->sums[K_R_FINISH].m;
+    if (!(quiet > 0 && cell_cycles > 0 && active_steps > 0))
+        return 0;
+    return (active / active_steps) / (quiet / cell_cycles);
 }
 
 void kernels_count_active(struct kernels *k, const struct mesh *m, const unsigned char *moved)
@@ -223,6 +250,8 @@ void kernels_count_active(struct kernels *k, const struct mesh *m, const unsigne
         for (int j = 0; j < nv; j++)
             any |= moved[m->cell_nodes[(size_t)c * nv + j]];
         k->act_cells[c + 1] = k->act_cells[c] + any;
+        if (k->cell_steps)
+            k->cell_steps[c] += (uint32_t)any;
     }
 }
 

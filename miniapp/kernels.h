@@ -35,6 +35,8 @@ struct kernels {
     struct kernel_sums sums[K_COUNT];
     double t0, dt;
     int32_t *act_cells, *act_nodes; /* with on: prefix counts of active cells and moved nodes */
+    uint32_t *cell_steps; /* with track: per local cell, remap steps it was active in since the last reset */
+    int track;            /* count cell_steps (load balancing's cost model) */
     double pending;                 /* model: seconds of compute not yet charged (kernels_flush) */
 };
 
@@ -63,6 +65,13 @@ void kernels_account(struct kernels *k, const struct mesh *m, enum kernel id, in
  * (one simulated action per compute phase, as SMPI makes of measured time). */
 void kernels_flush(struct kernels *k);
 
+/* Load balancing: time every call (as for a report) and count each cell's active remap steps
+ * (cell_steps), from the next attach on. */
+void kernels_track(struct kernels *k);
+/* What an active cell costs per remap step over what a quiet cell costs per cycle, from the fits
+ * of every kernel's calls so far: sum b m over active owned cell-steps, against sum a n over
+ * owned cell-cycles (ghost work counted on the owned cells). 0 before any remap step. */
+double kernels_active_ratio(const struct kernels *k);
 /* One line per kernel: name calls items active_items seconds a b (seconds per item and per active
  * item), after a comment header; the model reads a and b back. */
 void kernels_write(const struct kernels *k, FILE *out, const char *what);

@@ -22,6 +22,7 @@ struct loadbalance {
     int first_extra, array_id; /* registry ids (consecutive for the extra variables), -1 if none */
     double busy;               /* compute seconds since the last check */
     long cycles;               /* cycles since the last check */
+    long work_cycles;          /* cycles the case's work counts cover (since the last weights) */
     double cost;               /* seconds the last rebalance took (slowest rank); 0 before the first */
     long cost_cycle;           /* the cycle it ran at */
     struct cost_params model;
@@ -141,19 +142,33 @@ void lb_account(struct loadbalance *lb, struct run *run, double seconds)
 {
     lb->busy += seconds;
     lb->cycles++;
+    lb->work_cycles++;
     if (lb->model.kind != COST_UNIFORM && case_burns(run) && lb->model.units == 0 && run->cycle > run->first_cycle)
         calibrate(lb, run, seconds);
 }
 
-/* Cell weights for METIS: the cost model at the current time and state. */
+enum { WEIGHT_UNIT = 8 }; /* a quiet plain cell's weight: room for fractions of the measured extra work */
+
+/* Cell weights for METIS (collective): the cost model's (1 or cost_factor) at the current time
+ * and state, plus the work each cell did beyond a quiet cell's in the cycles since the last
+ * check, as the case measures it (the hydro scheme's remap steps with moving nodes, which cost
+ * several quiet cells each: without them the rank holding the waves stays the slowest). */
 static int *weights(struct loadbalance *lb, struct run *run)
 {
     const struct mesh *m = run->mesh;
-    int *w = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *w);
+    size_t n = (size_t)(m->ncells_owned ? m->ncells_owned : 1);
+    int *w = xmalloc(n * sizeof *w);
+    double *extra = xmalloc(n * sizeof *extra);
+    double ratio = case_active_work(run, lb->work_cycles, extra);
+    lb->work_cycles = 0; /* the case counts again from here (and from zero on a new mesh) */
     int q_id = registry_flagged(&run->reg, VAR_SHOCK); /* none (sync_only): no cell is in a shock */
     const double *q = q_id >= 0 ? run->reg.v[q_id].data : NULL;
     for (int32_t c = 0; c < m->ncells_owned; c++)
-        w[c] = cell_cost_of(&lb->model, m, m->node_xyz, q, c, run->time);
+        w[c] = (int)lround(WEIGHT_UNIT * (cell_cost_of(&lb->model, m, m->node_xyz, q, c, run->time) + extra[c]));
+    free(extra);
+    if (ratio > 0)
+        listing_printf(run->lst, "Balance", "Cycle %ld: cost model: a cell's remap step with moving nodes costs %.3f "
+                       "quiet cell-cycles (measured)", run->cycle, ratio);
     return w;
 }
 
@@ -304,7 +319,8 @@ static double expected_cost(const struct loadbalance *lb, struct run *run, char 
 }
 
 /* Decide by gain and cost: balanced, the slowest rank would have computed the ranks' mean, so
- * each cycle until the next check should save max - mean of the compute seconds per cycle. */
+ * each cycle until the next check should save max - mean of the compute seconds per cycle
+ * (decide = threshold: rebalance anyway; the figures are printed all the same). */
 static int worth_it(const struct loadbalance *lb, struct run *run, const struct stats *st, double measured)
 {
     const struct config *cfg = &run->cfg;
@@ -314,10 +330,13 @@ static int worth_it(const struct loadbalance *lb, struct run *run, const struct 
     double gain = lb->cycles > 0 ? (st->max - st->avg) / (double)lb->cycles * (double)horizon : 0;
     char source[96];
     double cost = expected_cost(lb, run, source, sizeof source);
-    int yes = gain > cost;
-    listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f; expected gain %.6f s over the next %ld "
-                   "cycles, rebalance cost %.6f s (%s): %s", run->cycle, measured, gain, horizon, cost, source,
-                   yes ? "rebalance" : "no rebalance");
+    int yes = cfg->lb_decide == LB_DECIDE_THRESHOLD || gain > cost;
+    double per = lb->cycles > 0 ? 1e3 / (double)lb->cycles : 0; /* ms per cycle */
+    listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f (compute ms per cycle: min %.3f avg %.3f "
+                   "max %.3f); expected gain %.6f s over the next %ld cycles, rebalance cost %.6f s (%s): %s",
+                   run->cycle, measured, st->min * per, st->avg * per, st->max * per, gain, horizon, cost, source,
+                   cfg->lb_decide == LB_DECIDE_THRESHOLD ? "rebalance (decide = threshold)"
+                   : yes ? "rebalance" : "no rebalance");
     return yes;
 }
 
@@ -335,7 +354,7 @@ void lb_step(struct loadbalance *lb, struct run *run)
     else if (measured < cfg->lb_threshold)
         listing_printf(run->lst, "Balance", "Cycle %ld: imbalance %.3f below threshold %.3f, no rebalance", run->cycle,
                        measured, cfg->lb_threshold);
-    else if (cfg->lb_decide == LB_DECIDE_THRESHOLD || worth_it(lb, run, &st, measured))
+    else if (worth_it(lb, run, &st, measured))
         rebalance(lb, run, measured);
     lb->busy = 0;
     lb->cycles = 0;

@@ -80,6 +80,8 @@ done
 grep -Eq 'Rebalance at cycle 3 \(metis\): [0-9]+ cells moved; imbalance measured [0-9.]+, cell weights [0-9.]+ -> [0-9.]+; seconds: partition [0-9.]+, pack [0-9.]+, transfer [0-9.]+, rebuild [0-9.]+$' $log
 ok $? "one summary line per rebalance: cells moved, imbalance, weights before and after, seconds per phase"
 grep -q 'Cost model calibrated at cycle 2' $log; ok $? "the cost model is calibrated on the second cycle"
+grep -Eq "Cycle 3: cost model: a cell's remap step with moving nodes costs [0-9]+\.[0-9]+ quiet cell-cycles \(measured\)$" $log
+ok $? "each rebalance's weights count the measured cost of the cells' remap steps with moving nodes"
 
 # ---- the region rebalance lowers the weight imbalance ----
 for d in sod.2.p2p sod.3.p2p sod.4.a2a sedov.3.p2p; do

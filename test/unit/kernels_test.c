@@ -75,6 +75,20 @@ int main(void)
     kernel_fit(&z, &a, &b);
     tap_ok(&t, a == 0 && b == 0, "no calls: zero costs");
 
+    /* the load balancer's ratio: an active owned cell-step's cost over a quiet owned cell-cycle's */
+    struct kernels r;
+    memset(&r, 0, sizeof r);
+    for (int i = 0; i < 5; i++) { /* 1000 owned cells; the active ones grow from 100 to 500 */
+        double m = 100.0 * (i + 1);
+        kernel_sums_add(&r.sums[K_DT], 1000, 1000, 1e-8 * 1000);                 /* a = 1e-8, b = 0 */
+        kernel_sums_add(&r.sums[K_R_FINISH], 1000, m, 2e-8 * 1000 + 6e-7 * m);  /* a = 2e-8, b = 6e-7 */
+    }
+    /* quiet: (1e-8 + 2e-8) per cell-cycle; active: 6e-7 per active cell-step: ratio 20 */
+    double ratio = kernels_active_ratio(&r);
+    tap_ok(&t, near(ratio, 20.0), "active cell-step against quiet cell-cycle: %g (20)", ratio);
+    memset(&r, 0, sizeof r);
+    tap_ok(&t, kernels_active_ratio(&r) == 0, "no remap step yet: ratio 0");
+
     /* model files */
     struct kernels k;
     char why[512];
