@@ -206,6 +206,10 @@ const struct deck_key deck_keys[] = {
      "weight of a costly cell: hydro cases make it do this many times a plain cell's work (extra EOS "
      "evaluations, their number measured on the second cycle; results unchanged)",
      OFF(cost_factor)},
+    {"loadbalance", "cost_units", KEY_INT, "0", 0, 1000000, NULL,
+     "EOS evaluations that cost as much as a plain cell's cycle (0: measured on the second cycle); set it to "
+     "compare runs with the same extra work",
+     OFF(cost_units)},
     {"loadbalance", "region_width", KEY_DOUBLE, "0.25", 0, 1, NULL, "region: slab width, fraction of the x extent",
      OFF(region_width)},
     {"loadbalance", "region_speed", KEY_DOUBLE, "1", -1e30, 1e30, NULL,

@@ -83,7 +83,7 @@ struct config {
     int lb_mode;
     int lb_decide;
     enum cost_kind lb_cost;
-    long cost_factor, extra_cell_vars, extra_cell_array;
+    long cost_factor, cost_units, extra_cell_vars, extra_cell_array;
     /* [output] */
     long listing_period;
     long checkpoint_period; /* cycles; 0: at the end only; -1: never */

@@ -107,7 +107,8 @@ struct loadbalance *lb_create(struct run *run)
                                     .xmin = xmin,
                                     .xmax = xmax,
                                     .width = cfg->region_width,
-                                    .speed = cfg->region_speed};
+                                    .speed = cfg->region_speed,
+                                    .units = (int)cfg->cost_units}; /* 0: calibrated on the second cycle */
     if (cfg->lb_period > 0)
         listing_printf(run->lst, "Balance", "Load balance every %ld cycles: %s%s, cost %s, %d padding variables "
                        "+ an array of %d, transport %s", cfg->lb_period,

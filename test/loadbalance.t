@@ -113,6 +113,12 @@ ok $? "decide = gain: each of the 4 checks prints the expected gain and the reba
 [ -s gain.check ] && diag "$(cat gain.check)"
 sh "$top/test/h5same.sh" --any-deck sod.3.ref/checkpoints/hydro_000012.h5 gain/checkpoints/hydro_000012.h5
 ok $? "decide = gain: bit for bit the run without rebalancing, whatever it decided"
+hydro_in units 2 $sod $lb loadbalance.cost_units=40 run.max_cycles=4 output.checkpoint_period=-1
+rc=$?
+[ $rc -eq 0 ] && ! grep -q 'Cost model calibrated' units/log && [ "$(grep -c 'Rebalance at cycle' units/log)" -eq 1 ]
+ok $? "loadbalance.cost_units fixes the extra work: no calibration, and the run rebalances as before (exit $rc)"
+out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.cost_units=-1 2>&1); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.cost_units'; ok $? "a negative loadbalance.cost_units exits 2"
 out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.decide=sometimes 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.decide'; ok $? "an unknown loadbalance.decide exits 2 and names the key"
 
