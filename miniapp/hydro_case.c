@@ -321,11 +321,10 @@ static double hydro_active_work(void *self, struct run *run, long cycles, double
     ratio /= run->size;
     const struct mesh *m = run->mesh;
     uint32_t *steps = s->kern.cell_steps;
-    for (int32_t c = 0; c < m->ncells_owned; c++) {
+    for (int32_t c = 0; c < m->ncells_owned; c++)
         extra[c] = steps && cycles > 0 ? ratio * steps[c] / (double)cycles : 0;
-        if (steps)
-            steps[c] = 0;
-    }
+    if (steps)
+        memset(steps, 0, (size_t)m->ncells_owned * sizeof *steps);
     return ratio;
 }
 

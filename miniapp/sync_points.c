@@ -114,19 +114,25 @@ void sync_points_record(struct sync_book *b, struct run *run, int pattern, int r
     }
 }
 
+/* Kernel k's depth under pat with nmat materials. */
+static int depth_of(const struct pattern *pat, int k, int nmat)
+{
+    return nmat > 1 && pat->depth_mat[k] ? pat->depth_mat[k] : pat->depth[k];
+}
+
 /* The layers kernel k computes under pat (1: owned cells only) with L ghost layers. */
 static int layers_of(const struct pattern *pat, int k, int nmat, int L)
 {
-    int d = nmat > 1 && pat->depth_mat[k] ? pat->depth_mat[k] : pat->depth[k];
+    int d = depth_of(pat, k, nmat);
     return d == D_ALL ? L + 1 : d == D_INNER ? L : d < L + 1 ? d : L + 1;
 }
 
 const char *sync_points_check(int pattern, int nmat, int nlayers)
 {
     const struct pattern *pat = &patterns[pattern];
-    const int cells = layers_of(pat, K_R_CELLS, nmat, nlayers);
     if (nmat < 2)
         return NULL;
+    const int cells = layers_of(pat, K_R_CELLS, nmat, nlayers);
     /* remap_cells reads the material slopes of its cells' upwind neighbours, and those need
      * their own swept faces (remap.h) */
     if (layers_of(pat, K_R_MSLOPES, nmat, nlayers) < cells + 1)
@@ -143,13 +149,11 @@ void sync_points_ranges(int pattern, int nmat, const struct mesh *m, int32_t n[K
         KERNEL_LIST(X)
 #undef X
     };
-    const int L = m->nlayers;
+    const struct pattern *pat = &patterns[pattern];
     for (int k = 0; k < K_COUNT; k++) {
-        const struct pattern *pat = &patterns[pattern];
-        int d = nmat > 1 && pat->depth_mat[k] ? pat->depth_mat[k] : pat->depth[k];
         const int32_t *start = items[k] == ITEMS_CELLS ? m->cell_layer_start : m->node_layer_start;
         int32_t all = items[k] == ITEMS_CELLS ? m->ncells : m->nnodes;
-        n[k] = d == D_ALL ? all : start[d == D_INNER ? L : d < L + 1 ? d : L + 1];
+        n[k] = depth_of(pat, k, nmat) == D_ALL ? all : start[layers_of(pat, k, nmat, m->nlayers)];
     }
 }
 

@@ -321,6 +321,12 @@ static int upwind_somewhere(const struct mesh *m, const struct remap_work *w, in
     return 0;
 }
 
+/* g . (a - b): a slope's change from point b to point a. */
+static inline double along(const double g[3], const double a[3], const double b[3])
+{
+    return g[0] * (a[0] - b[0]) + g[1] * (a[1] - b[1]) + g[2] * (a[2] - b[2]);
+}
+
 /* Least-squares slopes of cell c's value columns col[0 .. nk) into g[nk][3]. Each column's
  * slope depends on that column only: any subset of the columns gets the same bits. */
 static void slopes_fit(int dim, const struct remap_work *w, int32_t c, const struct around *a, const int *col,
@@ -375,7 +381,7 @@ static void slopes_limit(const struct mesh *m, const struct hydro_fields *f, con
         for (int j = 0; j < a->n; j++) {
             const double pj = a->phi[j][col[k]], *xj = a->x[j];
             double dphi = pj - pc;
-            double pred = gk[0] * (xj[0] - xc[0]) + gk[1] * (xj[1] - xc[1]) + gk[2] * (xj[2] - xc[2]);
+            double pred = along(gk, xj, xc);
             lo[k] = pj < lo[k] ? pj : lo[k];
             hi[k] = pj > hi[k] ? pj : hi[k];
             /* ratios only along the slope: across it the prediction is round-off or noise, and
@@ -396,7 +402,7 @@ static void slopes_limit(const struct mesh *m, const struct hydro_fields *f, con
             if (flat >> k & 1u)
                 continue;
             const double *gk = g + 3 * k;
-            double dv = gk[0] * (p[0] - xc[0]) + gk[1] * (p[1] - xc[1]) + gk[2] * (p[2] - xc[2]);
+            double dv = along(gk, p, xc);
             double pc = phic[col[k]];
             double bound = dv > 0 ? (hi[k] - pc) / dv : dv < 0 ? (lo[k] - pc) / dv : 1;
             alpha[k] = bound < alpha[k] ? bound : alpha[k];
@@ -542,7 +548,7 @@ static int upwind_values(const struct remap_work *w, int32_t up, const double p[
         return -1 - slot;
     const double *gm = w->mgrad + (size_t)slot * (size_t)(w->nphi - REMAP_NPHI) * 3;
     for (int k = REMAP_NPHI; k < w->nphi; k++) {
-        const double *g = gm + 3 * (k - REMAP_NPHI);
+        const double *g = gm + 3 * (k - REMAP_NPHI); /* phi + each term in turn, not phi + along(): other bits */
         val[k] = phiu[k] + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
     }
     return -1;
