@@ -9,7 +9,7 @@ ASAN_BUILD ?= build-asan
 
 # Debian packages the build and the tests need (make deps installs the missing ones).
 DEB_PKGS := libopenmpi-dev openmpi-bin libmetis-dev libhdf5-openmpi-dev hdf5-tools libinih-dev pkg-config \
-            libxml2-utils gnuplot-nox valgrind
+            libtrilinos-zoltan-dev libptscotch-dev libxml2-utils gnuplot-nox valgrind
 PKGS := hdf5-mpi inih
 
 CFLAGS ?= -O2 -g
@@ -27,7 +27,12 @@ comma := ,
 ifeq ($(HDF5_LINK),static)
 PKG_LIBS = $(patsubst -lhdf5,-Wl$(comma)-Bstatic -lhdf5 -Wl$(comma)-Bdynamic -lsz -lz,$(shell pkg-config --libs $(PKGS) 2>/dev/null))
 endif
-LDLIBS = $(PKG_LIBS) -lmetis -lm
+# The distributed partitioners (mesh/part_zoltan.c, mesh/part_ptscotch.c): Debian's Zoltan and
+# PT-Scotch (32-bit SCOTCH_Num), which have no pkg-config files.
+PART_CFLAGS := -I/usr/include/trilinos -I/usr/include/scotch
+PART_LIBS := -ltrilinos_zoltan -lptscotch -lscotch -lptscotcherr -lscotcherr
+LDLIBS = $(PKG_LIBS) $(PART_LIBS) -lmetis -lm
+$(BUILD)/mesh/part_zoltan.o $(BUILD)/mesh/part_ptscotch.o: PKG_CFLAGS += $(PART_CFLAGS)
 
 # Open MPI refuses to run as root unless told; oversubscribe so tests run on 2 cores.
 ifeq ($(shell id -u),0)
@@ -46,13 +51,18 @@ DECK ?= inputs/default.ini
 SMPI_PKGS := libsimgrid-dev libmetis-dev libinih-dev pkg-config
 SMPI_BUILD ?= build-smpi
 IO_SRC := $(wildcard io/*.c)
+# Debian's Zoltan and PT-Scotch are built against Open MPI, not SMPI: that build has METIS only.
+MESH_SRC := $(wildcard mesh/*.c)
 ifeq ($(HYDRO_SMPI),1)
 PKGS := inih
 IO_SRC := io/smpi/noio.c
-CPPFLAGS += -DHYDRO_SMPI -DSMPI_NO_OVERRIDE_MALLOC # SMPI's malloc macros break <malloc.h>; unused here
+MESH_SRC := $(filter-out mesh/part_zoltan.c mesh/part_ptscotch.c,$(MESH_SRC))
+PART_CFLAGS :=
+PART_LIBS :=
+CPPFLAGS += -DHYDRO_SMPI -DHYDRO_NO_DISTRIBUTED_PARTITIONERS -DSMPI_NO_OVERRIDE_MALLOC # SMPI's malloc macros break <malloc.h>; unused here
 endif
 
-LIB_SRC := $(wildcard mesh/*.c) $(filter-out miniapp/main.c,$(wildcard miniapp/*.c)) \
+LIB_SRC := $(MESH_SRC) $(filter-out miniapp/main.c,$(wildcard miniapp/*.c)) \
            $(wildcard physics/*.c) $(IO_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC := $(wildcard test/unit/*.c)

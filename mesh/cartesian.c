@@ -79,6 +79,23 @@ void cartesian_generate(const struct box *b, const int64_t lo[3], const int64_t 
             }
 }
 
+void cartesian_generate_range(const struct box *b, int64_t first, int64_t end, struct cellset *out)
+{
+    const int64_t nx = b->n[0], ny = b->n[1], plane = nx * ny;
+    for (int64_t g = first; g < end;) { /* at most 5 index blocks, each in ascending ids */
+        int64_t i = g % nx, j = (g / nx) % ny, k = g / plane, left = end - g;
+        int64_t lo[3] = {i, j, k}, hi[3] = {nx, j + 1, k + 1};
+        if (i > 0 || left < nx)
+            hi[0] = i + left < nx ? i + left : nx; /* the rest of a row */
+        else if (j > 0 || left < plane)
+            hi[1] = j + (left / nx < ny - j ? left / nx : ny - j); /* whole rows of a plane */
+        else
+            hi[1] = ny, hi[2] = k + left / plane; /* whole planes */
+        cartesian_generate(b, lo, hi, out);
+        g += (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+    }
+}
+
 int cartesian_split(const struct box *b, int P, int parts[3])
 {
     const double n0 = (double)b->n[0], n1 = (double)b->n[1], n2 = b->dim == 3 ? (double)b->n[2] : 1.0;

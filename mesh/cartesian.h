@@ -24,6 +24,10 @@ extern const char *const cartesian_tag_names[7];
  * position depends only on its id and the seed, so every rank generates the same nodes. */
 void cartesian_generate(const struct box *b, const int64_t lo[3], const int64_t hi[3], struct cellset *out);
 
+/* The same for the cells of ids first <= id < end, in ascending id (a rank's share of the box
+ * for a distributed partitioner, without any rank generating the whole box). */
+void cartesian_generate_range(const struct box *b, int64_t first, int64_t end, struct cellset *out);
+
 int64_t cartesian_ncells(const struct box *b);
 
 /* Split the box into P blocks px*py*pz = P minimising the cut area; 0 on success, -1 when

@@ -165,8 +165,9 @@ static void scatter_parts(MPI_Comm comm, const struct dgraph *g, int on_root, co
     inbox_free(&in);
 }
 
-static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, int *part)
+static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, int *part)
 {
+    (void)repart; /* a partition from scratch: distribute_parts then keeps the moves few */
     if (nparts == 1) { /* METIS 5.1 fails on nparts = 1: everything stays in part 0 */
         for (int32_t i = 0; i < g->nlocal; i++)
             part[i] = 0;
@@ -201,4 +202,4 @@ static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, i
     free(w.gid_of);
 }
 
-const struct partitioner partitioner_metis = {"metis", metis_partition};
+const struct partitioner partitioner_metis = {"metis", "METIS", 0, metis_partition};

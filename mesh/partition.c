@@ -43,7 +43,7 @@ int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct ce
     if (P > 1) { /* one part: everything stays where it is (and METIS 5.1 refuses nparts = 1) */
         struct dgraph g;
         dgraph_build(comm, some->el, some->ncells, some->gid, some->nodes, some->face_tag, NULL, &g);
-        pt->partition(comm, &g, P, part);
+        pt->partition(comm, &g, P, 0, part);
         dgraph_free(&g);
     }
     distribute_cells(comm, some, part, own); /* part r goes to rank r */
@@ -112,7 +112,7 @@ void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const stru
         dgraph_build(comm, m->el, n, m->cell_gid, nodes, boundary, weight, &g);
         free(nodes);
         free(boundary);
-        pt->partition(comm, &g, P, part);
+        pt->partition(comm, &g, P, 1, part);
         dgraph_free(&g);
     }
     distribute_parts(comm, n, weight, part, dest, imb_before, imb_after);

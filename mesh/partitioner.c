@@ -5,7 +5,13 @@
 
 const struct partitioner *partitioner_named(const char *name)
 {
-    static const struct partitioner *const backends[] = {&partitioner_metis};
+    static const struct partitioner *const backends[] = {
+        &partitioner_metis,
+#ifndef HYDRO_NO_DISTRIBUTED_PARTITIONERS
+        &partitioner_zoltan,
+        &partitioner_ptscotch,
+#endif
+    };
     for (size_t i = 0; i < sizeof backends / sizeof *backends; i++)
         if (!strcmp(backends[i]->name, name))
             return backends[i];

@@ -10,15 +10,23 @@
 #include "dgraph.h"
 
 struct partitioner {
-    const char *name;
+    const char *name;    /* the deck's */
+    const char *display; /* the listing's */
+    int distributed;     /* no rank gathers the graph: the set-up then gives each rank only its share */
     /* Collective: part[i] in [0, nparts) for each local vertex i of g, the same for every run of
-     * the same graph (fixed seeds), weighted by g's vertex weights. */
-    void (*partition)(MPI_Comm comm, const struct dgraph *g, int nparts, int *part);
+     * the same graph on the same ranks (fixed seeds), weighted by g's vertex weights. repart: the
+     * vertices lie on the ranks of their current parts (a rebalance), so that a backend that can
+     * may weigh the vertices it moves against the edges it cuts. */
+    void (*partition)(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, int *part);
 };
 
 extern const struct partitioner partitioner_metis;
+#ifndef HYDRO_NO_DISTRIBUTED_PARTITIONERS /* the SMPI build: Debian's Zoltan and PT-Scotch link Open MPI */
+extern const struct partitioner partitioner_zoltan, partitioner_ptscotch;
+#endif
 
-/* The backend of that name ([parallel] partitioner), NULL for none (block is geometric). */
+/* The backend of that name ([parallel] partitioner, loadbalance.mode), NULL for none (block is
+ * geometric, shuffle no partitioner) or one this build lacks. */
 const struct partitioner *partitioner_named(const char *name);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "cases.h"
 #include "gmsh.h"
+#include "partitioner.h"
 
 /* Enum keys are stored through an int (the schema's offsets): the physics enums must be ints. */
 _Static_assert(sizeof(enum eos_kind) == sizeof(int) && sizeof(enum limiter_kind) == sizeof(int) &&
@@ -39,11 +40,11 @@ static const char *const lengths[LENGTH_COUNT + 1] = {
 static const char *const dt_controls[DT_COUNT + 1] = {[DT_MAHYCO] = "mahyco", [DT_MICROHYDRO] = "microhydro"};
 static const char *const patterns[] = {"mahyco", "minimal", NULL};
 static const char *const splits[] = {"none", "directional", NULL};
-static const char *const lb_modes[] = {"metis", "shuffle", NULL};
+static const char *const lb_modes[] = {"metis", "zoltan", "ptscotch", "shuffle", NULL};
 static const char *const lb_decides[] = {"gain", "threshold", NULL};
 static const char *const costs[COST_COUNT + 1] = {
     [COST_UNIFORM] = "uniform", [COST_REGION] = "region", [COST_SHOCK] = "shock"};
-static const char *const partitioners[] = {"metis", "block", NULL};
+static const char *const partitioners[] = {"metis", "block", "zoltan", "ptscotch", NULL};
 static const char *const sync_modes[] = {"persistent", "basic", NULL};
 static const char *const relaxations[] = {"none", "pressure", NULL};
 
@@ -171,7 +172,9 @@ const struct deck_key deck_keys[] = {
      "the remap, a mixed cell's materials reach one pressure at constant volume and internal energy", OFF(mat_relax)},
 
     {"parallel", "partitioner", KEY_ENUM, "metis", 0, 0, partitioners,
-     "metis: METIS k-way on the cell dual graph (rank 0); block: geometric blocks of a cartesian mesh",
+     "metis: METIS k-way on the cell dual graph (gathered on rank 0); block: geometric blocks of a cartesian mesh; "
+     "zoltan: Zoltan's PHG graph partitioner, ptscotch: PT-Scotch (both distributed: no rank holds the whole mesh "
+     "or graph)",
      OFF(partitioner)},
     {"parallel", "ghost_layers", KEY_INT, "3", 1, 3, NULL, "layers of ghost cells around each subdomain",
      OFF(ghost_layers)},
@@ -194,8 +197,9 @@ const struct deck_key deck_keys[] = {
      "plans), or always (threshold)",
      OFF(lb_decide)},
     {"loadbalance", "mode", KEY_ENUM, "metis", 0, 0, lb_modes,
-     "metis: repartition with cell weights; shuffle: move a fraction of every rank's cells to the next rank "
-     "each period, whatever the balance (exchange benchmark)",
+     "metis, zoltan (repartitioning, which weighs the cells moved against the faces cut) or ptscotch: "
+     "repartition with cell weights by that partitioner; shuffle: move a fraction of every rank's cells to the "
+     "next rank each period, whatever the balance (exchange benchmark)",
      OFF(lb_mode)},
     {"loadbalance", "shuffle_fraction", KEY_DOUBLE, "0.1", 0, 1, NULL,
      "shuffle: fraction of each rank's cells moved, those of lowest centre x, rounded up", OFF(shuffle_fraction)},
@@ -808,6 +812,12 @@ static void validate(struct parse_ctx *c)
         fail_at(c, "physics", "dt_init", "must not exceed physics.dt_max");
     if (cfg->case_name == CASE_HYDRO + HCASE_SOD && cfg->direction == 2 && cfg->dim == 2)
         fail_at(c, "case", "direction", "z needs mesh.dim = 3");
+    if (cfg->partitioner != PART_BLOCK && !partitioner_named(partitioners[cfg->partitioner]))
+        fail_at(c, "parallel", "partitioner", "this build has no %s (the SMPI build has metis and block only)",
+                partitioners[cfg->partitioner]);
+    if (cfg->lb_period > 0 && cfg->lb_mode != LB_SHUFFLE && !partitioner_named(lb_modes[cfg->lb_mode]))
+        fail_at(c, "loadbalance", "mode", "this build has no %s (the SMPI build has metis and shuffle only)",
+                lb_modes[cfg->lb_mode]);
     if (cfg->mesh_kind == MESH_GMSH) {
         if (cfg->perturb > 0)
             fail_at(c, "mesh", "perturb", "applies to mesh.kind = cartesian only");
@@ -817,12 +827,13 @@ static void validate(struct parse_ctx *c)
         double cells = (double)cfg->nx * (double)cfg->ny * (cfg->dim == 3 ? (double)cfg->nz : 1.0);
         if (cells > 1e16) /* face ids are cell ids times 6, sort keys keep 59 bits */
             fail_at(c, "mesh", "nx", "nx * ny * nz = %.3g cells, more than the 1e16 hydro numbers", cells);
-        if (cfg->partitioner == PART_METIS && cells > INT32_MAX) {
-            /* blame the partitioner if the user chose it, else the mesh size */
+        if (cfg->partitioner != PART_BLOCK && cells > INT32_MAX) {
+            /* blame the partitioner if the user chose it, else the mesh size (the dual graph's
+             * vertex numbers are 32-bit, whatever the backend) */
             int chosen = c->origin[find_key("parallel", "partitioner")] != ORIGIN_DEFAULT;
             fail_at(c, chosen ? "parallel" : "mesh", chosen ? "partitioner" : "nx",
-                    "metis handles at most %d cells (this mesh has %.3g): use parallel.partitioner = block", INT32_MAX,
-                    cells);
+                    "%s handles at most %d cells (this mesh has %.3g): use parallel.partitioner = block",
+                    partitioners[cfg->partitioner], INT32_MAX, cells);
         }
     }
 }

@@ -21,9 +21,10 @@ enum mesh_kind { MESH_CARTESIAN, MESH_GMSH };
 enum case_name { CASE_SYNC_ONLY, CASE_HYDRO };
 enum sync_pattern { PATTERN_MAHYCO, PATTERN_MINIMAL };
 enum remap_choice { REMAP_NONE, REMAP_EULER };
-enum lb_mode { LB_METIS, LB_SHUFFLE };
+/* loadbalance.mode: a graph partitioner (the same names as [parallel] partitioner's) or shuffle */
+enum lb_mode { LB_METIS, LB_ZOLTAN, LB_PTSCOTCH, LB_SHUFFLE };
 enum lb_decide { LB_DECIDE_GAIN, LB_DECIDE_THRESHOLD };
-enum partitioner_choice { PART_METIS, PART_BLOCK };
+enum partitioner_choice { PART_METIS, PART_BLOCK, PART_ZOLTAN, PART_PTSCOTCH };
 enum sync_mode { SYNC_PERSISTENT, SYNC_BASIC };
 
 /* A material of the deck: [materials] names, eos, gamma and p_inf, one entry per name. */

@@ -112,8 +112,8 @@ struct loadbalance *lb_create(struct run *run)
     if (cfg->lb_period > 0)
         listing_printf(run->lst, "Balance", "Load balance every %ld cycles: %s%s, cost %s, %d padding variables "
                        "+ an array of %d, transport %s", cfg->lb_period,
-                       cfg->lb_mode == LB_METIS ? "metis" : "shuffle",
-                       cfg->lb_mode != LB_METIS ? "" : cfg->lb_decide == LB_DECIDE_GAIN
+                       deck_enum_name("loadbalance", "mode", cfg->lb_mode),
+                       cfg->lb_mode == LB_SHUFFLE ? "" : cfg->lb_decide == LB_DECIDE_GAIN
                        ? " above the threshold when the gain exceeds the cost" : " above the threshold",
                        deck_enum_name("loadbalance", "cost", cfg->lb_cost), lb->nextra, lb->array_width,
                        lb->collective ? "MPI_Alltoallv" : "MPI_Isend/MPI_Irecv");
@@ -235,6 +235,12 @@ static const char *imbalance_text(double imb, char *out, size_t n)
     return out;
 }
 
+/* The graph partitioner loadbalance.mode names (the deck refused those this build lacks). */
+static const struct partitioner *lb_partitioner(const struct config *cfg)
+{
+    return partitioner_named(deck_enum_name("loadbalance", "mode", cfg->lb_mode));
+}
+
 static void rebalance(struct loadbalance *lb, struct run *run, double measured)
 {
     const struct config *cfg = &run->cfg;
@@ -243,8 +249,8 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     int *dest = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *dest);
     double wb = 0, wa = 0;
     int *w = weights(lb, run);
-    if (cfg->lb_mode == LB_METIS) {
-        partition_rebalance(run->comm, partitioner_named(deck_enum_name("loadbalance", "mode", cfg->lb_mode)), m, w,
+    if (cfg->lb_mode != LB_SHUFFLE) {
+        partition_rebalance(run->comm, lb_partitioner(cfg), m, w,
                             dest, &wb, &wa);
     } else {
         shuffle(run, cfg->shuffle_fraction, dest);
@@ -252,10 +258,11 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     }
     free(w);
     double t_part = comm_wtime() - t0;
-    if (cfg->lb_mode == LB_METIS && !(wa >= 0 && (wb < 0 || wa < wb))) { /* every rank has the same wb, wa */
+    if (cfg->lb_mode != LB_SHUFFLE && !(wa >= 0 && (wb < 0 || wa < wb))) { /* every rank has the same wb, wa */
         char before[32], after[32];
-        listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f, but METIS's partition is no better "
+        listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f, but %s's partition is no better "
                        "(cell weights %s -> %s): the current one is kept", run->cycle, measured,
+                       lb_partitioner(cfg)->display,
                        imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after));
         free(dest);
         return;
@@ -300,7 +307,7 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     char before[32], after[32];
     listing_printf(run->lst, "Balance", "Rebalance at cycle %ld (%s): %lld cells moved; imbalance measured %.3f, "
                    "cell weights %s -> %s; seconds: partition %.6f, pack %.6f, transfer %.6f, rebuild %.6f",
-                   run->cycle, cfg->lb_mode == LB_METIS ? "metis" : "shuffle", moved, measured,
+                   run->cycle, deck_enum_name("loadbalance", "mode", cfg->lb_mode), moved, measured,
                    imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after), t_part,
                    mg.seconds_pack, mg.seconds_transfer[0] + mg.seconds_transfer[1], t_rebuild + mg.seconds_unpack);
     migration_free(&mg);

@@ -47,6 +47,18 @@ static void tstop(struct timers *tm, enum timer_id id)
         timers_stop(tm, id);
 }
 
+/* The most cells and nodes a rank holds before the partition, against the average (1: each
+ * rank its share; the number of ranks: rank 0 holds everything). */
+static void print_share(MPI_Comm comm, const struct cellset *cs, struct listing *lst)
+{
+    const int P = comm_size(comm);
+    long long cmax = comm_max_ll(comm, cs->ncells), nmax = comm_max_ll(comm, cs->nnodes);
+    double cavg = (double)comm_sum_ll(comm, cs->ncells) / P, navg = (double)comm_sum_ll(comm, cs->nnodes) / P;
+    listing_printf(lst, "Mesh", "Before the partition, the most a rank holds: %lld cells (%.2f x the average), "
+                   "%lld nodes (%.2f x)", cmax, cavg > 0 ? (double)cmax / cavg : 0.0, nmax,
+                   navg > 0 ? (double)nmax / navg : 0.0);
+}
+
 struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *tm, struct listing *lst, char *err,
                         size_t errlen)
 {
@@ -68,10 +80,14 @@ struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *
         if (me != 0)
             err[0] = '\0'; /* every rank found the same problem: rank 0 reports it */
     } else {
-        struct cellset global;
+        struct cellset global; /* the whole mesh on rank 0, or each rank's share */
         cellset_init(&global, (int)cfg->dim);
         tstart(tm, TIMER_MESH);
-        if (me == 0) {
+        const struct partitioner *pt = graph_partitioner(cfg);
+        if (cfg->mesh_kind == MESH_CARTESIAN && pt->distributed) {
+            const int64_t N = cartesian_ncells(&box), P = comm_size(comm);
+            cartesian_generate_range(&box, N * me / P, N * (me + 1) / P, &global);
+        } else if (me == 0) {
             if (cfg->mesh_kind == MESH_GMSH) {
                 ok = gmsh_read(cfg->mesh_file, (int)cfg->dim, &global, err, errlen) == 0;
             } else {
@@ -81,9 +97,11 @@ struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *
         }
         comm_bcast_int(comm, &ok, 0);
         tstop(tm, TIMER_MESH);
+        if (ok)
+            print_share(comm, &global, lst);
         if (ok) {
             tstart(tm, TIMER_PARTITION);
-            ok = partition_cells(comm, graph_partitioner(cfg), &global, &own, err, errlen) == 0;
+            ok = partition_cells(comm, pt, &global, &own, err, errlen) == 0;
             tstop(tm, TIMER_PARTITION);
         }
         cellset_free(&global);
@@ -124,7 +142,7 @@ int setup_check_mesh(MPI_Comm comm, const struct config *cfg, char *summary, siz
     int parts[3];
     if (ok && cfg->partitioner == PART_BLOCK)
         ok = partition_block_split(&box, P, parts, err, errlen) == 0;
-    else if (ok && cfg->partitioner == PART_METIS)
+    else if (ok)
         ok = partition_too_few(cells, P, err, errlen) == 0;
     if (!ok) {
         if (me != 0)

@@ -28,6 +28,12 @@ run_ok "asan: hydro Sod 3D rebalancing with METIS (region cost, padding) on 3 ra
     "$top/inputs/sod_x.ini" mesh.nx=20 mesh.ny=3 mesh.nz=3 run.max_cycles=7 output.checkpoint_period=-1 \
     loadbalance.period=3 loadbalance.threshold=0 loadbalance.decide=threshold loadbalance.cost=region loadbalance.region_speed=150 \
     loadbalance.extra_cell_vars=2 loadbalance.extra_cell_array=3
+for pt in zoltan ptscotch; do
+    run_ok "asan: hydro Sod 3D partitioned and rebalanced by $pt on 3 ranks" mpi 3 "$ASAN_BUILD/hydro" \
+        "$top/inputs/sod_x.ini" mesh.nx=20 mesh.ny=3 mesh.nz=3 run.max_cycles=5 output.checkpoint_period=-1 \
+        parallel.partitioner=$pt loadbalance.mode=$pt loadbalance.period=2 loadbalance.threshold=0 \
+        loadbalance.decide=threshold loadbalance.cost=region loadbalance.region_speed=150
+done
 run_ok "asan: three materials with mixed cells (triple point, directional remap, shuffles) on 3 ranks" mpi 3 \
     "$ASAN_BUILD/hydro" "$top/inputs/triple_point.ini" mesh.nx=21 mesh.ny=9 run.max_cycles=12 \
     physics.remap_split=directional "case.materials=a b c" "materials.names=a b c" \

@@ -1,14 +1,14 @@
 #!/bin/sh
 # physics/ stands alone: every physics/*.c compiles with the plain C compiler (not mpicc), with
-# only physics/ and mesh/ on the include path, and with mpi.h, hdf5.h and metis.h replaced by
-# headers that stop the compilation: the physics layer is plain C over flat arrays, which can be
+# only physics/ and mesh/ on the include path, and with mpi.h, hdf5.h, metis.h and the Zoltan and
+# Scotch headers replaced by headers that stop the compilation: the physics layer is plain C over flat arrays, which can be
 # compiled, vectorised or offloaded without MPI or HDF5.
 . test/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 CC_PLAIN=${CC_PLAIN:-cc}
 mkdir -p "$tmp/poison"
-for h in mpi.h hdf5.h metis.h; do
+for h in mpi.h hdf5.h metis.h zoltan.h ptscotch.h scotch.h; do
     echo "#error physics/ must not include $h" > "$tmp/poison/$h"
 done
 compile() { $CC_PLAIN -std=c11 -Wall -Wextra -Werror -O2 -I"$tmp/poison" -I"$top/physics" -I"$top/mesh" -c -o "$tmp/o.o" "$1" 2>&1; }
@@ -20,7 +20,7 @@ ok $? "a file including mpi.h does not compile here (the check can fail)"
 for f in "$top"/physics/*.c; do
     out=$(compile "$f")
     rc=$?
-    ok $rc "physics/$(basename "$f") compiles with $CC_PLAIN, without MPI, HDF5 or METIS headers"
+    ok $rc "physics/$(basename "$f") compiles with $CC_PLAIN, without MPI, HDF5, METIS, Zoltan or Scotch headers"
     [ $rc -eq 0 ] || diag "$out"
 done
 done_testing

@@ -2,7 +2,7 @@
  * scattered over the ranks (gid % P: every face between ranks) equals, row by row in global ids,
  * a brute-force serial graph (all face records sorted by key); boundary tags only save questions;
  * METIS's parts from the scattered graph (gathered on rank 0) equal those of the whole graph on
- * rank 0 (read in place). Usage: mpirun -np N dgraph_mpi [section.key=value ...]. */
+ * rank 0 (read in place); every backend's parts are valid, balanced and repeatable. Usage: mpirun -np N dgraph_mpi [section.key=value ...]. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,7 +109,7 @@ static int *parts_by_gid(MPI_Comm comm, const struct cellset *cs, int64_t N)
     struct dgraph g;
     dgraph_build(comm, cs->el, cs->ncells, cs->gid, cs->nodes, cs->face_tag, NULL, &g);
     int *part = xmalloc((size_t)(cs->ncells + 1) * sizeof *part);
-    partitioner_metis.partition(comm, &g, comm_size(comm) > 1 ? comm_size(comm) : 2, part);
+    partitioner_metis.partition(comm, &g, comm_size(comm) > 1 ? comm_size(comm) : 2, 0, part);
     int *all = comm_rank(comm) == 0 ? xmalloc((size_t)(N + 1) * sizeof *all) : NULL;
     for (int64_t i = 0; i < cs->ncells; i++) { /* to rank 0, by gid */
         int64_t rec[2] = {cs->gid[i], part[i]};
@@ -128,6 +128,58 @@ static int *parts_by_gid(MPI_Comm comm, const struct cellset *cs, int64_t N)
     free(part);
     dgraph_free(&g);
     return all;
+}
+
+/* Every backend on the scattered graph, from scratch and as a repartition, unweighted and with
+ * weights 1 or 5: parts in range, every part non-empty and the heaviest within 12% of
+ * the average weight (when there are 32 cells per part or more), and the same parts from a second call. */
+static void backends_check(MPI_Comm comm, struct tap *t, const struct cellset *mine, int64_t N)
+{
+    static const char *const names[] = {"metis", "zoltan", "ptscotch"};
+    const int P = comm_size(comm), nparts = P > 1 ? P : 2;
+    int32_t *w = xmalloc((size_t)(mine->ncells + 1) * sizeof *w);
+    for (int64_t i = 0; i < mine->ncells; i++)
+        w[i] = mine->gid[i] % 3 == 0 ? 5 : 1;
+    for (size_t b = 0; b < sizeof names / sizeof *names; b++)
+        for (int weighted = 0; weighted < 2; weighted++) {
+            const struct partitioner *pt = partitioner_named(names[b]);
+            struct dgraph g;
+            dgraph_build(comm, mine->el, mine->ncells, mine->gid, mine->nodes, mine->face_tag, weighted ? w : NULL,
+                         &g);
+            int *p1 = xmalloc((size_t)(mine->ncells + 1) * sizeof *p1), *p2 = xmalloc((size_t)(mine->ncells + 1) * sizeof *p2);
+            int repart = weighted; /* a weighted call is a rebalance */
+            pt->partition(comm, &g, nparts, repart, p1);
+            pt->partition(comm, &g, nparts, repart, p2);
+            double *load = xcalloc((size_t)nparts, sizeof *load);
+            long long bad = 0, differ = 0;
+            for (int64_t i = 0; i < mine->ncells; i++) {
+                bad += p1[i] < 0 || p1[i] >= nparts;
+                differ += p1[i] != p2[i];
+                if (p1[i] >= 0 && p1[i] < nparts)
+                    load[p1[i]] += weighted ? w[i] : 1;
+            }
+            comm_sum_doubles(comm, load, nparts);
+            double total = 0, most = 0, least = 1e300;
+            for (int q = 0; q < nparts; q++) {
+                total += load[q];
+                most = load[q] > most ? load[q] : most;
+                least = load[q] < least ? load[q] : least;
+            }
+            bad = comm_sum_ll(comm, bad);
+            differ = comm_sum_ll(comm, differ);
+            /* METIS may leave parts empty in very small graphs: balance is checked on larger ones */
+            int big = N >= 32 * nparts;
+            double imb = most / (total / nparts);
+            tap_ok(t, bad == 0 && differ == 0 && (!big || (least > 0 && imb <= 1.12)),
+                   "%s, %s%s: %d parts of %lld cells, all in range (%lld not), none empty (least %g), heaviest %.3f x "
+                   "the average, a second call the same (%lld differ)", names[b], weighted ? "weights 1 or 5" : "unweighted",
+                   repart ? ", repartition" : "", nparts, (long long)N, bad, least, imb, differ);
+            free(load);
+            free(p1);
+            free(p2);
+            dgraph_free(&g);
+        }
+    free(w);
 }
 
 int main(int argc, char **argv)
@@ -172,6 +224,7 @@ int main(int argc, char **argv)
     }
     free(a);
     free(b);
+    backends_check(comm, &t, &mine, N);
     free(off);
     free(nb);
     cellset_free(&none);

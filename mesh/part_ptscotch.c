@@ -1,0 +1,82 @@
+/* The PT-Scotch backend: the distributed graph handed to SCOTCH_dgraphPart where it lies (no
+ * rank gathers it), with Scotch's random generator fixed and reset before each call so that the same
+ * graph on the same ranks gives the same parts, in a context of one thread. */
+#include <ptscotch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "comm.h"
+#include "partitioner.h"
+
+/* Scotch returns non-zero on failure and prints its own reason on stderr. */
+static void scotch_check(MPI_Comm comm, int rc, const char *call)
+{
+    if (rc)
+        hydro_fatal(comm, EXIT_RUNTIME, "PT-Scotch: %s failed (its message above)", call);
+}
+
+/* A copy of n int32 values as SCOTCH_Num (Scotch's arrays are not const and may be wider). */
+static SCOTCH_Num *as_num(const int32_t *a, size_t n)
+{
+    SCOTCH_Num *s = xmalloc((n ? n : 1) * sizeof *s);
+    for (size_t i = 0; i < n; i++)
+        s[i] = a[i];
+    return s;
+}
+
+static void ptscotch_partition(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, int *part)
+{
+    (void)repart; /* PT-Scotch 7.0 has no distributed remapping: distribute_parts keeps the moves few */
+    if (nparts == 1) {
+        for (int32_t i = 0; i < g->nlocal; i++)
+            part[i] = 0;
+        return;
+    }
+    const int32_t n = g->nlocal, ne = g->xadj[n];
+    SCOTCH_Num *vert = as_num(g->xadj, (size_t)n + 1), *edge = as_num(g->adjncy, (size_t)ne);
+    int weighted = comm_max_int(comm, g->vwgt != NULL);
+    SCOTCH_Num *velo = NULL;
+    if (weighted) {
+        velo = xmalloc((size_t)(n ? n : 1) * sizeof *velo);
+        for (int32_t i = 0; i < n; i++)
+            velo[i] = g->vwgt ? g->vwgt[i] : 1;
+    }
+    SCOTCH_Dgraph dg, bound;
+    SCOTCH_Strat strat;
+    SCOTCH_Context ctx;
+    scotch_check(comm, SCOTCH_dgraphInit(&dg, comm), "SCOTCH_dgraphInit");
+    scotch_check(comm,
+                 SCOTCH_dgraphBuild(&dg, 0, n, n, vert, vert + 1, velo, NULL, ne, ne, edge, NULL, NULL),
+                 "SCOTCH_dgraphBuild");
+    /* One thread: Debian's PT-Scotch otherwise starts threads that call MPI at once, which Open
+     * MPI at hydro's thread level does not allow (4 ranks hung); and a fixed seed. */
+    scotch_check(comm, SCOTCH_contextInit(&ctx), "SCOTCH_contextInit");
+    scotch_check(comm, SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1), "SCOTCH_contextOptionSetNum");
+    scotch_check(comm, SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1),
+                 "SCOTCH_contextOptionSetNum");
+    scotch_check(comm, SCOTCH_contextThreadSpawn(&ctx, 1, NULL), "SCOTCH_contextThreadSpawn");
+    scotch_check(comm, SCOTCH_contextBindDgraph(&ctx, &dg, &bound), "SCOTCH_contextBindDgraph");
+    scotch_check(comm, SCOTCH_stratInit(&strat), "SCOTCH_stratInit");
+    /* the default strategy with a 5% load imbalance allowed, as METIS's default ufactor 1.03 */
+    scotch_check(comm, SCOTCH_stratDgraphMapBuild(&strat, SCOTCH_STRATDEFAULT, nparts, nparts, 0.05),
+                 "SCOTCH_stratDgraphMapBuild");
+    SCOTCH_contextRandomReset(&ctx);
+    SCOTCH_Num *sp = sizeof(SCOTCH_Num) == sizeof *part ? (SCOTCH_Num *)part
+                                                        : xmalloc((size_t)(n ? n : 1) * sizeof *sp);
+    scotch_check(comm, SCOTCH_dgraphPart(&bound, nparts, &strat, sp), "SCOTCH_dgraphPart");
+    if ((void *)sp != (void *)part) {
+        for (int32_t i = 0; i < n; i++)
+            part[i] = (int)sp[i];
+        free(sp);
+    }
+    SCOTCH_stratExit(&strat);
+    SCOTCH_dgraphExit(&bound);
+    SCOTCH_dgraphExit(&dg);
+    SCOTCH_contextExit(&ctx);
+    free(vert);
+    free(edge);
+    free(velo);
+}
+
+const struct partitioner partitioner_ptscotch = {"ptscotch", "PT-Scotch", 1, ptscotch_partition};

@@ -1,0 +1,111 @@
+#!/bin/sh
+# Every graph partitioner (metis, zoltan, ptscotch) on 1-4 ranks: the set-up partition and the
+# load balancer's repartitions give final dumps bit for bit those of one rank; with a distributed
+# backend no rank holds more than its share of the generated box before the partition (metis
+# gathers it on rank 0); the listing names the partitioner, its quality and every decision; a
+# restart on another rank count with another partitioner; bad keys exit 2.
+. test/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+hydro_in() {
+    d=$1 np=$2
+    shift 2
+    mkdir -p "$d"
+    (cd "$d" && mpi "$np" "$HYDRO" "$@" > log 2> err)
+}
+moved() { sed -n 's/.*Rebalance at cycle [0-9]* ([a-z]*): \([0-9]*\) cells moved.*/\1/p' "$1/log" | awk '{s += $1} END {print s + 0}'; }
+# same REF DIR CYCLE WHAT: the dump of CYCLE in DIR is bit for bit REF's
+same() {
+    out=$(sh "$top/test/h5same.sh" --any-deck "$1/checkpoints/hydro_$3.h5" "$2/checkpoints/hydro_$3.h5" 2>&1)
+    ok $? "$4"
+    [ -z "$out" ] || diag "$out"
+}
+# share DIR: the largest rank's cells before the partition against the average
+share() { sed -n 's/.*Before the partition, the most a rank holds: [0-9]* cells (\([0-9.]*\) x the average).*/\1/p' "$1/log"; }
+
+sod="$top/inputs/sod_x.ini mesh.nx=24 mesh.ny=4 mesh.nz=4 run.max_cycles=10 output.listing_period=0"
+sedov="$top/inputs/sedov_2d.ini mesh.nx=16 mesh.ny=16 run.max_cycles=10 output.listing_period=0"
+lb="loadbalance.period=3 loadbalance.threshold=0 loadbalance.decide=threshold loadbalance.cost=region
+    loadbalance.region_speed=150 loadbalance.cost_factor=3 loadbalance.extra_cell_vars=2"
+
+# ---- the set-up partition ----
+for case in sod sedov; do
+    eval "deck=\$$case"
+    hydro_in $case.ref 1 $deck
+    ok $? "$case on 1 rank (the reference)"
+    for pt in metis zoltan ptscotch; do
+        for np in 2 3 4; do
+            d=$case.$pt.$np
+            hydro_in $d $np $deck parallel.partitioner=$pt
+            rc=$?
+            [ $rc -eq 0 ] && grep -Eq "Partition $pt: owned cells per rank min [1-9][0-9]* .* imbalance [0-9.]+$" $d/log &&
+                grep -Eq 'Partition edge cut: [0-9]+ faces' $d/log
+            ok $? "$case, parallel.partitioner = $pt on $np ranks: every rank owns cells, the listing names the partitioner and its edge cut"
+            [ $rc -eq 0 ] || diag "$(cat $d/err)"
+            same $case.ref $d 000010 "$case, $pt on $np ranks: bit for bit 1 rank"
+            s=$(share $d)
+            if [ $pt = metis ]; then
+                [ "$s" = "$np.00" ]; ok $? "$case, metis on $np ranks: rank 0 generates the whole box ($s x the average)"
+            else
+                awk -v s="$s" 'BEGIN { exit !(s != "" && s <= 1.01) }'
+                ok $? "$case, $pt on $np ranks: each rank generates only its share of the box ($s x the average)"
+            fi
+        done
+    done
+done
+
+# ---- Gmsh meshes (read on rank 0, then partitioned by the distributed backends) ----
+gm="$top/inputs/sod_x.ini mesh.kind=gmsh mesh.file=$top/inputs/meshes/hex_block.msh run.max_cycles=6 output.listing_period=0"
+hydro_in gmsh.ref 1 $gm
+for pt in zoltan ptscotch; do
+    hydro_in gmsh.$pt 3 $gm parallel.partitioner=$pt
+    ok $? "gmsh hex block, $pt on 3 ranks"
+    same gmsh.ref gmsh.$pt 000006 "gmsh hex block, $pt on 3 ranks: bit for bit 1 rank"
+done
+
+# ---- the load balancer's repartitions ----
+for pt in metis zoltan ptscotch; do
+    for np in 2 3 4; do
+        d=lb.$pt.$np
+        hydro_in $d $np $sod $lb loadbalance.mode=$pt
+        rc=$?
+        n=$(moved $d)
+        [ $rc -eq 0 ] && [ "$n" -gt 0 ] && grep -Eq "Rebalance at cycle 3 \\($pt\\): [0-9]+ cells moved; imbalance measured [0-9.]+, cell weights [0-9.]+ -> [0-9.]+; seconds" $d/log
+        ok $? "loadbalance.mode = $pt on $np ranks: $n cells moved, one summary line per rebalance naming $pt"
+        [ $rc -eq 0 ] || diag "$(cat $d/err)"
+        same sod.ref $d 000010 "loadbalance.mode = $pt on $np ranks: bit for bit 1 rank without rebalancing"
+    done
+    w=$(sed -n 's/.*Rebalance at cycle 3 .*cell weights \([0-9.]*\) -> \([0-9.]*\);.*/\1 \2/p' lb.$pt.3/log)
+    set -- $w
+    awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 0.2 && a < b / 2) }'
+    ok $? "loadbalance.mode = $pt: the first rebalance cuts the weight imbalance by half at least ($1 -> $2)"
+done
+# both keys, by gain and cost: every check prints its figures and decision
+hydro_in gain 3 $sod parallel.partitioner=zoltan loadbalance.mode=zoltan loadbalance.period=3 loadbalance.threshold=0 \
+    loadbalance.cost=region loadbalance.region_speed=150 loadbalance.cost_factor=200
+rc=$?
+n=$(grep -cE 'Cycle [0-9]+: imbalance measured .* expected gain [0-9.]+ s over the next [0-9]+ cycles, rebalance cost [0-9.]+ s .*: (no rebalance|rebalance)$' gain/log)
+[ $rc -eq 0 ] && [ "$n" -eq 3 ]; ok $? "zoltan for both, decide = gain: 3 checks, each with its gain, cost and decision ($n)"
+same sod.ref gain 000010 "zoltan for both, decide = gain: bit for bit 1 rank"
+
+# ---- restart on another rank count with another partitioner ----
+hydro_in rs 3 $sod parallel.partitioner=ptscotch $lb loadbalance.mode=ptscotch run.max_cycles=5 output.checkpoint_period=5
+(cd rs && mpi 4 "$HYDRO" --restart checkpoints/hydro_000005.h5 run.max_cycles=10 parallel.partitioner=zoltan \
+    loadbalance.mode=zoltan > log2 2> err2)
+rc=$?
+[ $rc -eq 0 ] && grep -q 'Partition zoltan' rs/log2 && grep -q 'Rebalance at cycle 6 (zoltan)' rs/log2
+ok $? "ptscotch on 3 ranks, restarted on 4 with zoltan for both"
+[ $rc -eq 0 ] || diag "$(cat rs/err2)"
+same sod.ref rs 000010 "5 + 5 cycles across the restart, two partitioners, rebalanced = 10 cycles on 1 rank"
+
+# ---- bad keys ----
+for kv in parallel.partitioner=parmetis loadbalance.mode=scotch; do
+    out=$(mpi 2 "$HYDRO" $sod loadbalance.period=2 $kv 2>&1); rc=$?
+    key=${kv%%=*}
+    [ $rc -eq 2 ] && printf '%s' "$out" | grep -q "$key" && printf '%s' "$out" | grep -q 'zoltan'
+    ok $? "$kv exits 2, naming the key and the choices"
+    [ $rc -eq 2 ] || diag "exit $rc: $out"
+done
+done_testing
