@@ -13,4 +13,10 @@ void *xrealloc_at(void *p, size_t n, const char *file, int line);
 #define xcalloc(n, s) xcalloc_at((n), (s), __FILE__, __LINE__)
 #define xrealloc(p, n) xrealloc_at((p), (n), __FILE__, __LINE__)
 
+/* Freed memory stays in the process for reuse (main.c: keep_freed_memory); this hands its pages
+ * back to the system (malloc_trim), so that the next allocations fault in fresh pages instead of
+ * growing the process: at set-up before the fields, and in a rebalance between its phases, so
+ * that the scratch of one (partition, old mesh) does not add to the peak of the next. */
+void release_freed_memory(void);
+
 #endif

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __GLIBC__ /* known once a libc header is in */
+#include <malloc.h>
+#endif
 
 static int world_rank(void)
 {
@@ -133,4 +136,11 @@ void *xrealloc_at(void *p, size_t n, const char *file, int line)
     if (!q)
         hydro_fatal_at(MPI_COMM_WORLD, EXIT_RUNTIME, file, line, "out of memory reallocating %zu bytes", n);
     return q;
+}
+
+void release_freed_memory(void)
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }

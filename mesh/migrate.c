@@ -232,8 +232,18 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
     transfer(mg, out, collective);
     t0 = comm_wtime();
     unpack_mesh(mg, m->el->nnodes, m->el->nfaces);
+    mg->nv = m->el->nnodes;
+    mg->nf = m->el->nfaces;
+    const int64_t *gid[2] = {m->cell_gid, m->node_gid};
+    const int32_t n[2] = {m->ncells, m->nnodes};
+    for (int f = 0; f < 2; f++) {
+        mg->old_n[f] = n[f];
+        mg->old_gid[f] = xmalloc((size_t)(n[f] ? n[f] : 1) * sizeof *mg->old_gid[f]);
+        memcpy(mg->old_gid[f], gid[f], (size_t)n[f] * sizeof *gid[f]);
+    }
     mg->seconds_unpack = comm_wtime() - t0;
 }
+
 
 /* A material variable's rows for the new cells into the new store ns: from the old store (its
  * pure cells' values in the cell variable's old array) or from a message; the fractions set
@@ -261,9 +271,12 @@ static void fill_material(struct matstore *ns, const struct matstore *os, const 
 }
 
 /* The new arrays of one family: from the old local copy when there is one, else from a message. */
-static void fill_family(struct migration *mg, int family, const int64_t *old_gid, int32_t old_n, const int64_t *new_gid,
-                        int32_t new_n, int32_t new_owned, int nv, int nf, struct registry *reg)
+static void fill_family(struct migration *mg, int family, const int64_t *new_gid, int32_t new_n, int32_t new_owned,
+                        struct registry *reg)
 {
+    const int64_t *old_gid = mg->old_gid[family];
+    const int32_t old_n = mg->old_n[family];
+    const int nv = mg->nv, nf = mg->nf;
     enum var_center center = family == FAMILY_CELL ? VAR_CELL : VAR_NODE;
     struct idmap old;
     idmap_init(&old, (size_t)old_n);
@@ -287,9 +300,13 @@ static void fill_family(struct migration *mg, int family, const int64_t *old_gid
         memcpy(&count[i], in->msg[i].data, sizeof count[i]);
         block[i] = header_bytes(family, count[i], nv, nf);
     }
-    /* the old arrays stay until every variable is filled: material variables read their pure
-     * cells' values there */
+    /* an old array is freed once its new one is filled, except those a material variable
+     * reads its pure cells' values from (freed at the end) */
     double **old_data = xcalloc((size_t)(reg->n ? reg->n : 1), sizeof *old_data);
+    char *read_later = xcalloc((size_t)(reg->n ? reg->n : 1), 1);
+    for (int v = 0; v < reg->n; v++)
+        if ((reg->v[v].flags & VAR_MATERIAL) && reg->v[v].pure >= 0)
+            read_later[reg->v[v].pure] = 1;
     struct matstore *ns = center == VAR_CELL && reg->mats ? matstore_create(reg->mats->nmat, new_n) : NULL;
     for (int v = 0; v < reg->n; v++) {
         struct var *var = &reg->v[v];
@@ -323,10 +340,15 @@ static void fill_family(struct migration *mg, int family, const int64_t *old_gid
         for (int i = 0; i < in->n; i++)
             block[i] += (size_t)count[i] * row;
         var->data = data;
+        if (!read_later[v]) {
+            free(old_data[v]);
+            old_data[v] = NULL;
+        }
     }
     for (int v = 0; v < reg->n; v++)
         free(old_data[v]);
     free(old_data);
+    free(read_later);
     if (ns) {
         matstore_destroy(reg->mats);
         reg->mats = ns;
@@ -340,13 +362,11 @@ static void fill_family(struct migration *mg, int family, const int64_t *old_gid
     free(src);
 }
 
-void migration_finish(struct migration *mg, const struct mesh *m, const struct mesh *nm, struct registry *reg)
+void migration_finish(struct migration *mg, const struct mesh *nm, struct registry *reg)
 {
     double t0 = comm_wtime();
-    fill_family(mg, FAMILY_CELL, m->cell_gid, m->ncells, nm->cell_gid, nm->ncells, nm->ncells_owned, m->el->nnodes,
-                m->el->nfaces, reg);
-    fill_family(mg, FAMILY_NODE, m->node_gid, m->nnodes, nm->node_gid, nm->nnodes, nm->nnodes_owned, m->el->nnodes,
-                m->el->nfaces, reg);
+    fill_family(mg, FAMILY_CELL, nm->cell_gid, nm->ncells, nm->ncells_owned, reg);
+    fill_family(mg, FAMILY_NODE, nm->node_gid, nm->nnodes, nm->nnodes_owned, reg);
     reg->ncells = nm->ncells;
     reg->nnodes = nm->nnodes;
     mg->seconds_unpack += comm_wtime() - t0;
@@ -358,6 +378,7 @@ void migration_free(struct migration *mg)
     for (int f = 0; f < 2; f++) {
         inbox_free(&mg->in[f]);
         idmap_free(&mg->got[f]);
+        free(mg->old_gid[f]);
     }
     memset(mg, 0, sizeof *mg);
 }

@@ -24,6 +24,11 @@ struct migration {
     struct inbox in[2]; /* received messages, per family */
     /* where a received item's values are: message (high 24 bits) and position (low 40 bits) */
     struct idmap got[2];
+    /* the old mesh's items (global ids, local order) and element sizes, kept so that the
+     * caller can free the old mesh before it builds the new one */
+    int64_t *old_gid[2];
+    int32_t old_n[2];
+    int nv, nf;
     /* what this rank did */
     long long cells_sent, cells_kept, cells_received;
     long long bytes[2]; /* sent, per family */
@@ -39,10 +44,12 @@ struct migration {
  * received messages live in them until migration_free. */
 void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *reg, const int *dest, int collective,
                    struct comm_pool *pools, struct migration *mg);
-/* Once the new mesh nm is built from mg->own: every registry-owned variable is reallocated
- * for nm and filled for every item that was local on m or arrived (all owned items; the other
- * ghosts need a synchronisation). The old arrays are freed; m is only read. */
-void migration_finish(struct migration *mg, const struct mesh *m, const struct mesh *nm, struct registry *reg);
+/* m is not used after migration_run: free it before building the new mesh, so that the two
+ * meshes do not coexist. Once the new mesh nm is built from mg->own (which mesh_build frees):
+ * every registry-owned variable is reallocated for nm and filled for
+ * every item that was local on the old mesh or arrived (all owned items; the other ghosts need a
+ * synchronisation), one variable at a time, each old array freed as soon as nothing reads it. */
+void migration_finish(struct migration *mg, const struct mesh *nm, struct registry *reg);
 void migration_free(struct migration *mg);
 
 #endif

@@ -14,6 +14,7 @@
 #include "migrate.h"
 #include "distribute.h"
 #include "partition.h"
+#include "quality.h"
 #include "case.h"
 #include "run.h"
 
@@ -249,6 +250,10 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     int *dest = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *dest);
     double wb = 0, wa = 0;
     int *w = weights(lb, run);
+    /* the case's work arrays go first (they are rebuilt for the new mesh anyway), and their
+     * pages with them, so that the partition's scratch takes their place (peak memory) */
+    case_detach(run);
+    release_freed_memory();
     if (cfg->lb_mode != LB_SHUFFLE) {
         partition_rebalance(run->comm, lb_partitioner(cfg), m, w,
                             dest, &wb, &wa);
@@ -265,24 +270,30 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
                        lb_partitioner(cfg)->display,
                        imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after));
         free(dest);
+        case_attach(run);
         return;
     }
 
     sync_all(run, VAR_CELL); /* every local copy is then as good as the owner's */
     sync_all(run, VAR_NODE);
-    case_detach(run);
     struct migration mg;
     migration_run(run->comm, m, &run->reg, dest, lb->collective, lb->pools, &mg);
     free(dest);
     double t1 = comm_wtime();
+    /* the old mesh and its plans go before the new mesh is built, so that the two meshes never
+     * coexist (peak memory); the variables' old arrays go one by one in migration_finish */
     sync_plan_free(&run->cell_plan);
     sync_plan_free(&run->node_plan);
+    const int nlayers = m->nlayers;
+    mesh_destroy(m);
+    run->mesh = m = NULL;
+    release_freed_memory(); /* the old mesh's pages and the partition's, before the new mesh */
     char err[1024];
-    struct mesh *nm = mesh_build(run->comm, &mg.own, m->nlayers, 0, err, sizeof err);
+    struct mesh *nm = mesh_build(run->comm, &mg.own, nlayers, 0, err, sizeof err);
     if (!nm)
         run_exit_collective(run, EXIT_RUNTIME, err);
-    migration_finish(&mg, m, nm, &run->reg);
-    mesh_destroy(m);
+    migration_finish(&mg, nm, &run->reg);
+    release_freed_memory(); /* the old variables' arrays and mesh_build's scratch */
     run->mesh = nm;
     sync_plans_build(run->comm, nm, &run->cell_plan, &run->node_plan);
     sync_all(run, VAR_CELL); /* the new ghosts from their owners */
@@ -311,6 +322,11 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
                    imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after), t_part,
                    mg.seconds_pack, mg.seconds_transfer[0] + mg.seconds_transfer[1], t_rebuild + mg.seconds_unpack);
     migration_free(&mg);
+    struct partition_quality q;
+    partition_quality(run->comm, run->mesh, sync_plan_neighbours(&run->cell_plan), &q);
+    listing_printf(run->lst, "Balance", "Cycle %ld: partition now: owned cells per rank min %.0f avg %.1f max %.0f, "
+                   "edge cut %lld faces, neighbours per rank max %.0f", run->cycle, q.cells.min, q.cells.avg,
+                   q.cells.max, q.edge_cut, q.neighbours.max);
 }
 
 /* What a rebalance is expected to cost (seconds, the slowest rank): the last one's, or before the

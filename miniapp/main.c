@@ -94,16 +94,6 @@ static void dump(struct run *run)
                    rep.bytes / 1e6, rep.seconds, rep.seconds > 0 ? rep.bytes / rep.seconds / 1e9 : 0.0);
 }
 
-/* The mesh set-up's scratch (node directory, cell sets, METIS graph, messages) is freed by now,
- * but its pages stay resident (keep_freed_memory); hand them back before the fields, plans and
- * work arrays are allocated, so that those fault in fresh pages instead of adding to them
- * (peak resident memory, BENCHMARKS.md). Later frees are kept for reuse. */
-static void release_freed_memory(void)
-{
-#ifdef __GLIBC__
-    malloc_trim(0);
-#endif
-}
 
 static void prolog(struct run *run)
 {
@@ -121,7 +111,7 @@ static void prolog(struct run *run)
     }
     if (!run->mesh)
         run_exit_collective(run, EXIT_BADINPUT, err);
-    release_freed_memory();
+    release_freed_memory(); /* the set-up's scratch (node directory, cell sets, graph, messages) */
     timers_start(&run->tm, TIMER_PLANS);
     sync_plans_build(run->comm, run->mesh, &run->cell_plan, &run->node_plan);
     registry_init(&run->reg, run->mesh->ncells, run->mesh->nnodes);

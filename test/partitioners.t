@@ -74,6 +74,8 @@ for pt in metis zoltan ptscotch; do
         n=$(moved $d)
         [ $rc -eq 0 ] && [ "$n" -gt 0 ] && grep -Eq "Rebalance at cycle 3 \\($pt\\): [0-9]+ cells moved; imbalance measured [0-9.]+, cell weights [0-9.]+ -> [0-9.]+; seconds" $d/log
         ok $? "loadbalance.mode = $pt on $np ranks: $n cells moved, one summary line per rebalance naming $pt"
+        grep -Eq 'Cycle 3: partition now: owned cells per rank min [0-9]+ avg [0-9.]+ max [0-9]+, edge cut [0-9]+ faces' $d/log
+        ok $? "loadbalance.mode = $pt on $np ranks: the new partition's cells per rank and edge cut"
         [ $rc -eq 0 ] || diag "$(cat $d/err)"
         same sod.ref $d 000010 "loadbalance.mode = $pt on $np ranks: bit for bit 1 rank without rebalancing"
     done

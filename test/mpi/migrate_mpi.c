@@ -213,10 +213,13 @@ int main(int argc, char **argv)
         struct migration mg;
         migration_run(comm, m, &reg, dest, collective, round >= 2 ? pools : NULL, &mg); /* fresh, then pooled */
         free(dest);
-        struct mesh *nm = mesh_build(comm, &mg.own, m->nlayers, 1, err, sizeof err);
+        const int nlayers = m->nlayers;
+        mesh_destroy(m); /* as hydro does: the old mesh is not needed any more */
+        m = NULL;
+        struct mesh *nm = mesh_build(comm, &mg.own, nlayers, 1, err, sizeof err);
         if (!nm)
             hydro_fatal(comm, 1, "round %d: mesh_build failed: %s", round, err);
-        migration_finish(&mg, m, nm, &reg);
+        migration_finish(&mg, nm, &reg);
         registry_set_external(&reg, ext_id, ext);
 
         long long sent = comm_sum_ll(comm, mg.cells_sent), want_sent = comm_sum_ll(comm, leaving);
@@ -256,12 +259,11 @@ int main(int argc, char **argv)
                    "short of cells)", round, nm->nlayers, inc);
         }
         long long nodes_owned = comm_sum_ll(comm, nm->nnodes_owned);
-        tap_ok(&t, nodes_owned == m->global_nnodes, "round %d: every node owned once (%lld of %lld)", round,
-               nodes_owned, (long long)m->global_nnodes);
+        tap_ok(&t, nodes_owned == nm->global_nnodes, "round %d: every node owned once (%lld of %lld)", round,
+               nodes_owned, (long long)nm->global_nnodes);
         sync_plan_free(&cp);
         sync_plan_free(&np);
         migration_free(&mg);
-        mesh_destroy(m);
         m = nm;
         ext = xrealloc(ext, ((size_t)m->nnodes * 3 + 1) * sizeof *ext);
         registry_set_external(&reg, ext_id, ext);
