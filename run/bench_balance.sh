@@ -1,0 +1,70 @@
+#!/bin/sh
+# Load balancing that pays (issue 17), side by side: the issue's 2-rank case (inputs/default.ini
+# on 200 x 20 x 20 cells, 60 cycles, a slab of cells 4 x as costly, loadbalance.cost_units fixed
+# so that every variant does the same work) without load balancing and with checks every 10
+# cycles for each partitioner, deciding by gain and cost (the default) or rebalancing at every
+# check (decide = threshold); the variants interleaved, REPEATS runs each. Prints per variant the
+# median loop time and its ratio to the run without load balancing, the rebalances, the largest
+# measured imbalance at a check after a rebalance, and the median peak resident memory (largest
+# rank) and its ratio.
+# usage: run/bench_balance.sh [-n RANKS] [-r REPEATS] [-p "metis zoltan ptscotch"] [-o FILE] [section.key=value ...]
+#   -o appends "key value" lines (balance_<variant>_loop, ..._ratio, ..._peak_ratio) to FILE
+# env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+hydro=${HYDRO:-$top/build/hydro}
+mpirun_cmd=${MPIRUN:-mpirun}
+ranks=2
+repeats=3
+parts="metis zoltan ptscotch"
+out=
+while getopts n:r:p:o: opt; do
+    case $opt in
+    n) ranks=$OPTARG ;;
+    r) repeats=$OPTARG ;;
+    p) parts=$OPTARG ;;
+    o) out=$OPTARG ;;
+    *) echo "usage: $0 [-n RANKS] [-r REPEATS] [-p PARTITIONERS] [-o FILE] [section.key=value ...]" >&2; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$top/run/bench_lib.sh" # median
+base="mesh.nx=200 mesh.ny=20 mesh.nz=20 run.max_cycles=60 output.checkpoint_period=-1 loadbalance.cost=region
+      loadbalance.cost_factor=4 loadbalance.threshold=0.05 loadbalance.cost_units=110"
+variants="none"
+for p in $parts; do variants="$variants $p.gain $p.threshold"; done
+for i in $(seq "$repeats"); do
+    for v in $variants; do
+        case $v in
+        none) keys="loadbalance.period=0" ;;
+        *) keys="loadbalance.period=10 loadbalance.mode=${v%.*} loadbalance.decide=${v#*.}" ;;
+        esac
+        # shellcheck disable=SC2086
+        $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$hydro" "$top/inputs/default.ini" $base $keys "$@" > "$tmp/out"
+        sed -n 's/.*TotalReel = .*loop: \([0-9.e+-]*\) ).*/\1/p' "$tmp/out" >> "$tmp/loop_$v"
+        sed -n 's/.*Peak resident memory per rank: .* max \([0-9.]*\) MB.*/\1/p' "$tmp/out" >> "$tmp/peak_$v"
+        grep -c 'Rebalance at cycle' "$tmp/out" >> "$tmp/reb_$v" || true
+        # the measured imbalance at each check that follows a rebalance
+        awk '/Rebalance at cycle/ {after = 1; next}
+             after && /Balance +Cycle [0-9]+: imbalance/ { s = $0; sub(/.*imbalance (measured )?/, "", s); sub(/[ ,].*/, "", s)
+                                                          print s; after = 0 }' "$tmp/out" >> "$tmp/imb_$v"
+    done
+done
+loop0=$(median < "$tmp/loop_none" | awk '{printf "%.3f", $1}')
+peak0=$(median < "$tmp/peak_none")
+printf '%-20s %9s %7s %11s %14s %9s %7s\n' variant "loop s" ratio rebalances "imb. after" "peak MB" ratio
+for v in $variants; do
+    l=$(median < "$tmp/loop_$v" | awk '{printf "%.3f", $1}') p=$(median < "$tmp/peak_$v")
+    r=$(sort -n "$tmp/reb_$v" | tr '\n' ' ' | sed 's/ $//;s/ /,/g')
+    imb=$( [ -s "$tmp/imb_$v" ] && sort -g "$tmp/imb_$v" | tail -n 1 || echo -)
+    lr=$(awk -v a="$l" -v b="$loop0" 'BEGIN { printf "%.3f", a / b }')
+    pr=$(awk -v a="$p" -v b="$peak0" 'BEGIN { printf "%.3f", a / b }')
+    printf '%-20s %9s %7s %11s %14s %9s %7s\n' "$v" "$l" "$lr" "$r" "$imb" "$p" "$pr"
+    if [ -n "$out" ]; then
+        k=$(echo "$v" | tr . _)
+        printf 'balance_%s_loop %s\nbalance_%s_ratio %s\nbalance_%s_peak_ratio %s\n' "$k" "$l" "$k" "$lr" "$k" "$pr" >> "$out"
+    fi
+done
+echo "(medians of $repeats interleaved runs on $ranks ranks; imb. after: the largest measured imbalance at a check after a rebalance)"
