@@ -130,6 +130,24 @@ ok $st "bench_materials.sh: two materials against one, grind, memory and bytes, 
 sh run/bench_materials.sh -r x > /dev/null 2>&1
 ok $(($? != 2)) "bench_materials.sh -r x: exit 2"
 
+# load balancing and partition benchmarks (issue 17), on tiny meshes: every variant's figures
+HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_balance.sh -r 1 -p "metis zoltan" -o "$scratch/bal" \
+    mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=12 > "$scratch/bal.txt" 2>&1
+st=$?
+for v in none metis_gain metis_threshold zoltan_gain zoltan_threshold; do
+    positive balance_${v}_loop "$scratch/bal" && positive balance_${v}_peak_ratio "$scratch/bal" || { st=1; diag "no balance_$v"; }
+done
+grep -Eq '^zoltan.threshold +[0-9.]+ +[0-9.]+ +[1-9]' "$scratch/bal.txt" || st=1
+ok $st "bench_balance.sh: loop, ratio and peak of every variant; forced rebalances happen"
+[ $st -eq 0 ] || diag "$(cat "$scratch/bal.txt")"
+HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_partition.sh -n 2 -c 1000 > "$scratch/part.txt" 2>&1
+st=$?
+for p in metis zoltan ptscotch; do
+    grep -Eq "^\| 1000 \| $p \| [0-9.]+ \(rank [01]\) \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9]+ \| [0-9.]+ \|$" "$scratch/part.txt" || st=1
+done
+ok $st "bench_partition.sh: one row per partitioner with memory, times, edge cut and imbalance"
+[ $st -eq 0 ] || diag "$(cat "$scratch/part.txt")"
+
 # the report's driver refuses bad usage before running anything
 sh run/bench_report.sh -n 1 > /dev/null 2>&1
 ok $(($? != 2)) "bench_report.sh -n 1: exit 2"
