@@ -237,7 +237,7 @@ static void fill_answers(struct dgraph *g, const struct face_answer *ans)
 }
 
 void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int64_t *gid, const int64_t *nodes,
-                  const int32_t *tags, const int32_t *weight, struct dgraph *g)
+                  const int32_t *tags, const int32_t *weight, int ncon, struct dgraph *g)
 {
     const int P = comm_size(comm);
     memset(g, 0, sizeof *g);
@@ -253,6 +253,7 @@ void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int6
     g->nlocal = (int32_t)n;
     g->gid = gid;
     g->vwgt = weight;
+    g->ncon = ncon > 0 ? ncon : 1;
     for (int64_t c = 1; c < n; c++)
         if (gid[c] <= gid[c - 1])
             hydro_fatal(comm, EXIT_RUNTIME, "internal error: dual graph cells not in ascending global id");
@@ -273,4 +274,14 @@ void dgraph_free(struct dgraph *g)
     free(g->xadj);
     free(g->adjncy);
     memset(g, 0, sizeof *g);
+}
+
+int32_t dgraph_weight(const struct dgraph *g, int32_t i)
+{
+    if (!g->vwgt)
+        return 1;
+    int32_t w = 0;
+    for (int k = 0; k < g->ncon; k++)
+        w += g->vwgt[(size_t)i * g->ncon + k];
+    return w;
 }

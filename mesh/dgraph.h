@@ -18,17 +18,20 @@ struct dgraph {
     const int64_t *gid; /* [nlocal] their cells' global ids, ascending (the caller's array) */
     int32_t *xadj;      /* [nlocal + 1] */
     int32_t *adjncy;    /* [xadj[nlocal]] global vertex numbers of the neighbours */
-    const int32_t *vwgt; /* [nlocal] vertex weights (the caller's array), or NULL: all 1 */
+    int ncon;            /* weights per vertex (balance constraints), 1 or more */
+    const int32_t *vwgt; /* [nlocal][ncon] vertex weights (the caller's array), or NULL: all 1 */
 };
 
 /* Collective. The graph of the n cells this rank holds (global ids gid, ascending; node ids
  * nodes[n][el->nnodes]; face tags tags[n][el->nfaces] or NULL, a tagged face lying on the
- * domain's boundary; weights or NULL). A vertex's neighbours come in the order of the keys of
+ * domain's boundary; weights [n][ncon] or NULL). A vertex's neighbours come in the order of the keys of
  * the faces it shares with them (element_face_key); the cells of a face that three cells or
  * more share (a mesh that mesh_build refuses later) are chained in ascending global id. This
  * is, in global id order, the graph a serial build of the whole mesh gives. */
 void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int64_t *gid, const int64_t *nodes,
-                  const int32_t *tags, const int32_t *weight, struct dgraph *g);
+                  const int32_t *tags, const int32_t *weight, int ncon, struct dgraph *g);
+/* Vertex i's total weight over its constraints (1 without weights). */
+int32_t dgraph_weight(const struct dgraph *g, int32_t i);
 void dgraph_free(struct dgraph *g);
 
 #endif

@@ -14,11 +14,12 @@
 
 enum { METIS_SEED = 20260101 };
 
-/* METIS_PartGraphKway into part[nvtx] (vertex weights vw or NULL), seeded so every run agrees.
+/* METIS_PartGraphKway into part[nvtx] (vertex weights vw[nvtx][ncon] or NULL: with ncon > 1 each
+ * constraint is balanced on its own), seeded so every run agrees.
  * METIS catches SIGTERM and SIGABRT while it runs and turns them into an error return, which
  * would end the job instead of the clean stop with a dump that SIGTERM asks for: SIGTERM is held
  * pending during the call and hydro's handlers are put back after it. */
-static void metis_kway(idx_t nvtx, idx_t *xadj, idx_t *adj, idx_t *vw, idx_t nparts, idx_t *part)
+static void metis_kway(idx_t nvtx, idx_t ncon, idx_t *xadj, idx_t *adj, idx_t *vw, idx_t nparts, idx_t *part)
 {
     struct sigaction term, abrt;
     sigset_t hold, old;
@@ -27,7 +28,7 @@ static void metis_kway(idx_t nvtx, idx_t *xadj, idx_t *adj, idx_t *vw, idx_t npa
     sigemptyset(&hold);
     sigaddset(&hold, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &hold, &old);
-    idx_t ncon = 1, objval = 0;
+    idx_t objval = 0;
     idx_t options[METIS_NOPTIONS];
     METIS_SetDefaultOptions(options);
     options[METIS_OPTION_SEED] = METIS_SEED;
@@ -45,7 +46,7 @@ static void metis_kway(idx_t nvtx, idx_t *xadj, idx_t *adj, idx_t *vw, idx_t npa
 
 /* The whole graph in METIS's arrays, vertex i the cell of global id i. */
 struct whole {
-    idx_t n, *xadj, *adj, *vw; /* vw NULL: unweighted */
+    idx_t n, *xadj, *adj, *vw; /* vw [n][the graph's ncon], NULL: unweighted */
     idx_t *owned_xadj, *owned_adj; /* allocated here (else borrowed from the dgraph) */
     int32_t *gid_of;               /* gathered: the gid of each global vertex number */
 };
@@ -67,14 +68,16 @@ static void whole_from_local(const struct dgraph *g, struct whole *w)
             w->adj[j] = g->adjncy[j];
     }
     if (g->vwgt) {
-        w->vw = xmalloc((size_t)(g->nlocal ? g->nlocal : 1) * sizeof *w->vw);
-        for (int32_t i = 0; i < g->nlocal; i++)
+        size_t nw = (size_t)g->nlocal * (size_t)g->ncon;
+        w->vw = xmalloc((nw ? nw : 1) * sizeof *w->vw);
+        for (size_t i = 0; i < nw; i++)
             w->vw[i] = g->vwgt[i];
     }
 }
 
-/* A vertex's row as it travels to rank 0: gid, vertex number, weight, degree, neighbours. */
-enum { R_GID = 0, R_VNUM = 8, R_WEIGHT = 12, R_DEGREE = 16, R_ADJ = 20 };
+/* A vertex's row as it travels to rank 0: gid, vertex number, degree, its ncon weights, then
+ * its neighbours (at R_WEIGHT + 4 ncon). */
+enum { R_GID = 0, R_VNUM = 8, R_DEGREE = 12, R_WEIGHT = 16 };
 
 /* Collective: every rank's rows to rank 0, where they arrive in global id order. */
 static void whole_gather(MPI_Comm comm, const struct dgraph *g, int weighted, struct whole *w)
@@ -85,20 +88,24 @@ static void whole_gather(MPI_Comm comm, const struct dgraph *g, int weighted, st
     for (int32_t i = 0; i < g->nlocal; i++)
         deg = g->xadj[i + 1] - g->xadj[i] > deg ? g->xadj[i + 1] - g->xadj[i] : deg;
     deg = comm_max_int(comm, deg);
-    const size_t rec = R_ADJ + 4 * (size_t)deg;
+    const int ncon = g->ncon;
+    const size_t r_adj = R_WEIGHT + 4 * (size_t)ncon, rec = r_adj + 4 * (size_t)deg;
     struct gid_blocks to_root;
     gid_blocks_init(&to_root, N, 1);
     struct gid_push push;
     gid_push_init(&push, comm, &to_root, g->gid, g->nlocal, rec, "graph vertex");
     for (int32_t i = 0; i < g->nlocal; i++) {
         char *r = gid_push_record(&push, i);
-        int32_t vnum = (int32_t)(first + i), wt = g->vwgt ? g->vwgt[i] : 1, d = g->xadj[i + 1] - g->xadj[i];
+        int32_t vnum = (int32_t)(first + i), d = g->xadj[i + 1] - g->xadj[i];
         memcpy(r + R_GID, &g->gid[i], 8);
         memcpy(r + R_VNUM, &vnum, 4);
-        memcpy(r + R_WEIGHT, &wt, 4);
         memcpy(r + R_DEGREE, &d, 4);
-        memcpy(r + R_ADJ, g->adjncy + g->xadj[i], 4 * (size_t)d);
-        memset(r + R_ADJ + 4 * (size_t)d, 0, rec - R_ADJ - 4 * (size_t)d); /* the unused tail is sent too */
+        for (int k = 0; k < ncon; k++) {
+            int32_t wt = g->vwgt ? g->vwgt[(size_t)i * ncon + k] : 1;
+            memcpy(r + R_WEIGHT + 4 * (size_t)k, &wt, 4);
+        }
+        memcpy(r + r_adj, g->adjncy + g->xadj[i], 4 * (size_t)d);
+        memset(r + r_adj + 4 * (size_t)d, 0, rec - r_adj - 4 * (size_t)d); /* the unused tail is sent too */
     }
     int64_t lo, cnt;
     char *rows = gid_push_exchange(&push, &lo, &cnt);
@@ -118,20 +125,21 @@ static void whole_gather(MPI_Comm comm, const struct dgraph *g, int weighted, st
         w->n = (idx_t)N;
         w->xadj = w->owned_xadj = xmalloc(((size_t)N + 1) * sizeof *w->xadj);
         w->adj = w->owned_adj = xmalloc((size_t)(ne ? ne : 1) * sizeof *w->adj);
-        w->vw = weighted ? xmalloc((size_t)(N ? N : 1) * sizeof *w->vw) : NULL;
+        w->vw = weighted ? xmalloc((size_t)(N ? N : 1) * (size_t)ncon * sizeof *w->vw) : NULL;
         w->xadj[0] = 0;
         for (int64_t i = 0; i < N; i++) {
             const char *r = rows + (size_t)i * rec;
             int32_t d, wt, v;
             memcpy(&d, r + R_DEGREE, 4);
-            memcpy(&wt, r + R_WEIGHT, 4);
             for (int32_t j = 0; j < d; j++) {
-                memcpy(&v, r + R_ADJ + 4 * (size_t)j, 4);
+                memcpy(&v, r + r_adj + 4 * (size_t)j, 4);
                 w->adj[w->xadj[i] + j] = gid_of[v];
             }
             w->xadj[i + 1] = w->xadj[i] + d;
-            if (w->vw)
-                w->vw[i] = wt;
+            for (int k = 0; w->vw && k < ncon; k++) {
+                memcpy(&wt, r + R_WEIGHT + 4 * (size_t)k, 4);
+                w->vw[(size_t)i * ncon + k] = wt;
+            }
         }
     }
     free(rows);
@@ -190,7 +198,7 @@ static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, i
     int in_place = on_root && sizeof(idx_t) == sizeof *part; /* METIS writes part itself */
     if (me == 0) {
         whole_part = in_place ? (idx_t *)part : xcalloc((size_t)(w.n ? w.n : 1), sizeof *whole_part);
-        metis_kway(w.n, w.xadj, w.adj, w.vw, (idx_t)nparts, whole_part);
+        metis_kway(w.n, w.vw ? (idx_t)g->ncon : 1, w.xadj, w.adj, w.vw, (idx_t)nparts, whole_part);
     }
     if (!in_place)
         scatter_parts(comm, g, on_root, &w, whole_part, part);

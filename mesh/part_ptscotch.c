@@ -40,7 +40,7 @@ static void ptscotch_partition(MPI_Comm comm, const struct dgraph *g, int nparts
     if (weighted) {
         velo = xmalloc((size_t)(n ? n : 1) * sizeof *velo);
         for (int32_t i = 0; i < n; i++)
-            velo[i] = g->vwgt ? g->vwgt[i] : 1;
+            velo[i] = dgraph_weight(g, i); /* one weight: the constraints' sum */
     }
     SCOTCH_Dgraph dg, bound;
     SCOTCH_Strat strat;

@@ -61,7 +61,7 @@ static void q_obj_list(void *data, int ngid, int nlid, ZOLTAN_ID_PTR gids, ZOLTA
         gids[i] = (ZOLTAN_ID_TYPE)(g->vtxdist[q->me] + i);
         lids[i] = (ZOLTAN_ID_TYPE)i;
         if (wdim)
-            wgt[i] = g->vwgt ? (float)g->vwgt[i] : 1.0f;
+            wgt[i] = (float)dgraph_weight(g, i); /* PHG balances one weight: the constraints' sum */
     }
     *ierr = ZOLTAN_OK;
 }

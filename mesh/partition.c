@@ -42,7 +42,7 @@ int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct ce
     int *part = xcalloc((size_t)(some->ncells ? some->ncells : 1), sizeof *part);
     if (P > 1) { /* one part: everything stays where it is (and METIS 5.1 refuses nparts = 1) */
         struct dgraph g;
-        dgraph_build(comm, some->el, some->ncells, some->gid, some->nodes, some->face_tag, NULL, &g);
+        dgraph_build(comm, some->el, some->ncells, some->gid, some->nodes, some->face_tag, NULL, 1, &g);
         pt->partition(comm, &g, P, 0, part);
         dgraph_free(&g);
     }
@@ -92,13 +92,19 @@ int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struc
 }
 
 void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const struct mesh *m, const int *weight,
-                         int *dest, double *imb_before, double *imb_after)
+                         int ncon, int *dest, double *imb_before, double *imb_after)
 {
     const int P = comm_size(comm), nv = m->el->nnodes, nf = m->el->nfaces;
     const int32_t n = m->ncells_owned;
     if (!pt)
         hydro_fatal(comm, EXIT_RUNTIME, "internal error: no graph partitioner");
     int *part = xcalloc((size_t)(n ? n : 1), sizeof *part);
+    int *total = xmalloc((size_t)(n ? n : 1) * sizeof *total); /* over the constraints */
+    for (int32_t c = 0; c < n; c++) {
+        total[c] = 0;
+        for (int k = 0; k < ncon; k++)
+            total[c] += weight[(size_t)c * ncon + k];
+    }
     if (P > 1) {
         int64_t *nodes = xmalloc((size_t)(n ? n : 1) * nv * sizeof *nodes);
         int32_t *boundary = xmalloc((size_t)(n ? n : 1) * nf * sizeof *boundary); /* no other cell has the face */
@@ -109,12 +115,13 @@ void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const stru
                 boundary[(size_t)c * nf + s] = m->face_cells[2 * m->cell_faces[(size_t)c * nf + s] + 1] == FACE_BOUNDARY;
         }
         struct dgraph g;
-        dgraph_build(comm, m->el, n, m->cell_gid, nodes, boundary, weight, &g);
+        dgraph_build(comm, m->el, n, m->cell_gid, nodes, boundary, weight, ncon, &g);
         free(nodes);
         free(boundary);
         pt->partition(comm, &g, P, 1, part);
         dgraph_free(&g);
     }
-    distribute_parts(comm, n, weight, part, dest, imb_before, imb_after);
+    distribute_parts(comm, n, total, part, dest, imb_before, imb_after);
+    free(total);
     free(part);
 }

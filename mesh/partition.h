@@ -36,11 +36,12 @@ int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struc
                                  int parts[3], char *err, size_t errlen);
 
 /* Collective, for load balancing: the new owner dest[c] of every owned cell of m, from pt's
- * partition of the dual graph weighted by the cells' integer weights, each part going to the
- * rank that holds most of its weight (distribute_parts), so that the fewest cells move. Also
- * the weight imbalance (max - min) / min over ranks before and after (-1 when a rank has no
- * weight). */
+ * partition of the dual graph weighted by the cells' integer weights weight[c][ncon] (ncon
+ * balance constraints; a backend with one weight takes their sum), each part going to the rank
+ * that holds most of its total weight (distribute_parts), so that the fewest cells move. Also
+ * the total weight's imbalance (max - min) / min over ranks before and after (-1 when a rank
+ * has no weight). */
 void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const struct mesh *m, const int *weight,
-                         int *dest, double *imb_before, double *imb_after);
+                         int ncon, int *dest, double *imb_before, double *imb_after);
 
 #endif

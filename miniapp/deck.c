@@ -42,6 +42,7 @@ static const char *const patterns[] = {"mahyco", "minimal", NULL};
 static const char *const splits[] = {"none", "directional", NULL};
 static const char *const lb_modes[] = {"metis", "zoltan", "ptscotch", "shuffle", NULL};
 static const char *const lb_decides[] = {"gain", "threshold", NULL};
+static const char *const lb_weightings[] = {"total", "phases", NULL};
 static const char *const costs[COST_COUNT + 1] = {
     [COST_UNIFORM] = "uniform", [COST_REGION] = "region", [COST_SHOCK] = "shock"};
 static const char *const partitioners[] = {"metis", "block", "zoltan", "ptscotch", NULL};
@@ -201,6 +202,10 @@ const struct deck_key deck_keys[] = {
      "repartition with cell weights by that partitioner; shuffle: move a fraction of every rank's cells to the "
      "next rank each period, whatever the balance (exchange benchmark)",
      OFF(lb_mode)},
+    {"loadbalance", "weights", KEY_ENUM, "phases", 0, 0, lb_weightings,
+     "total: one weight per cell, its whole cost; phases: two, the Lagrange phase with the extra work and the "
+     "remap with its moving cells, each balanced on its own (metis; zoltan and ptscotch take their sum)",
+     OFF(lb_weights)},
     {"loadbalance", "shuffle_fraction", KEY_DOUBLE, "0.1", 0, 1, NULL,
      "shuffle: fraction of each rank's cells moved, those of lowest centre x, rounded up", OFF(shuffle_fraction)},
     {"loadbalance", "cost", KEY_ENUM, "uniform", 0, 0, costs,

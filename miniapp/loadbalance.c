@@ -150,23 +150,36 @@ void lb_account(struct loadbalance *lb, struct run *run, double seconds)
 }
 
 enum { WEIGHT_UNIT = 8 }; /* a quiet plain cell's weight: room for fractions of the measured extra work */
+/* With weights = phases, the share of a quiet cell-cycle counted in the Lagrange constraint, the
+ * rest in the remap's (a modelling choice, not measured: the constraints are balanced each on
+ * its own, so the split only sets how a quiet cell weighs against an active one in each). */
+static const double LAGRANGE_SHARE = 0.5;
 
-/* Cell weights for METIS (collective): the cost model's (1 or cost_factor) at the current time
- * and state, plus the work each cell did beyond a quiet cell's in the cycles since the last
- * check, as the case measures it (the hydro scheme's remap steps with moving nodes, which cost
- * several quiet cells each: without them the rank holding the waves stays the slowest). */
-static int *weights(struct loadbalance *lb, struct run *run)
+/* Cell weights (collective): the cost model's (1 or cost_factor) at the current time and state,
+ * plus the work each cell did beyond a quiet cell's in the cycles since the last check, as the
+ * case measures it (the hydro scheme's remap steps with moving nodes, which cost several quiet
+ * cells each: without them the rank holding the waves stays the slowest). ncon 1: their sum;
+ * ncon 2: [cell][2], the Lagrange phase with the extra work (which runs between the phases),
+ * and the remap with the moving cells' work. */
+static int *weights(struct loadbalance *lb, struct run *run, int ncon)
 {
     const struct mesh *m = run->mesh;
     size_t n = (size_t)(m->ncells_owned ? m->ncells_owned : 1);
-    int *w = xmalloc(n * sizeof *w);
+    int *w = xmalloc(n * (size_t)ncon * sizeof *w);
     double *extra = xmalloc(n * sizeof *extra);
     double ratio = case_active_work(run, lb->work_cycles, extra);
     lb->work_cycles = 0; /* the case counts again from here (and from zero on a new mesh) */
     int q_id = registry_flagged(&run->reg, VAR_SHOCK); /* none (sync_only): no cell is in a shock */
     const double *q = q_id >= 0 ? run->reg.v[q_id].data : NULL;
-    for (int32_t c = 0; c < m->ncells_owned; c++)
-        w[c] = (int)lround(WEIGHT_UNIT * (cell_cost_of(&lb->model, m, m->node_xyz, q, c, run->time) + extra[c]));
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        double cost = cell_cost_of(&lb->model, m, m->node_xyz, q, c, run->time);
+        if (ncon == 1) {
+            w[c] = (int)lround(WEIGHT_UNIT * (cost + extra[c]));
+        } else {
+            w[2 * c] = (int)lround(WEIGHT_UNIT * (cost - (1.0 - LAGRANGE_SHARE)));
+            w[2 * c + 1] = (int)lround(WEIGHT_UNIT * ((1.0 - LAGRANGE_SHARE) + extra[c]));
+        }
+    }
     free(extra);
     if (ratio > 0)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: a cell's remap step with moving nodes costs %.3f "
@@ -249,14 +262,14 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     double t0 = comm_wtime();
     int *dest = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *dest);
     double wb = 0, wa = 0;
-    int *w = weights(lb, run);
+    const int ncon = cfg->lb_mode != LB_SHUFFLE && cfg->lb_weights == LB_WEIGHTS_PHASES ? 2 : 1;
+    int *w = weights(lb, run, ncon);
     /* the case's work arrays go first (they are rebuilt for the new mesh anyway), and their
      * pages with them, so that the partition's scratch takes their place (peak memory) */
     case_detach(run);
     release_freed_memory();
     if (cfg->lb_mode != LB_SHUFFLE) {
-        partition_rebalance(run->comm, lb_partitioner(cfg), m, w,
-                            dest, &wb, &wa);
+        partition_rebalance(run->comm, lb_partitioner(cfg), m, w, ncon, dest, &wb, &wa);
     } else {
         shuffle(run, cfg->shuffle_fraction, dest);
         distribute_weight_imbalance(run->comm, m->ncells_owned, w, dest, &wb, &wa);

@@ -3,7 +3,8 @@
 # load balancer's repartitions give final dumps bit for bit those of one rank; with a distributed
 # backend no rank holds more than its share of the generated box before the partition (metis
 # gathers it on rank 0); the listing names the partitioner, its quality and every decision; a
-# restart on another rank count with another partitioner; bad keys exit 2.
+# restart on another rank count with another partitioner; one weight per cell or per phase; bad
+# keys exit 2.
 . test/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -84,6 +85,13 @@ for pt in metis zoltan ptscotch; do
     awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 0.2 && a < b / 2) }'
     ok $? "loadbalance.mode = $pt: the first rebalance cuts the weight imbalance by half at least ($1 -> $2)"
 done
+# one weight per cell (the default is one per phase, which METIS balances each)
+hydro_in lb.total 3 $sod $lb loadbalance.weights=total
+rc=$?
+[ $rc -eq 0 ] && [ "$(moved lb.total)" -gt 0 ]; ok $? "loadbalance.weights = total: $(moved lb.total) cells moved"
+same sod.ref lb.total 000010 "loadbalance.weights = total: bit for bit 1 rank"
+out=$(mpi 2 "$HYDRO" $sod loadbalance.weights=each 2>&1); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.weights'; ok $? "an unknown loadbalance.weights exits 2"
 # both keys, by gain and cost: every check prints its figures and decision
 hydro_in gain 3 $sod parallel.partitioner=zoltan loadbalance.mode=zoltan loadbalance.period=3 loadbalance.threshold=0 \
     loadbalance.cost=region loadbalance.region_speed=150 loadbalance.cost_factor=200

@@ -3,6 +3,7 @@
  * a brute-force serial graph (all face records sorted by key); boundary tags only save questions;
  * METIS's parts from the scattered graph (gathered on rank 0) equal those of the whole graph on
  * rank 0 (read in place); every backend's parts are valid, balanced and repeatable. Usage: mpirun -np N dgraph_mpi [section.key=value ...]. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,7 +108,7 @@ static long long wrong_rows(MPI_Comm comm, const struct dgraph *g, const int64_t
 static int *parts_by_gid(MPI_Comm comm, const struct cellset *cs, int64_t N)
 {
     struct dgraph g;
-    dgraph_build(comm, cs->el, cs->ncells, cs->gid, cs->nodes, cs->face_tag, NULL, &g);
+    dgraph_build(comm, cs->el, cs->ncells, cs->gid, cs->nodes, cs->face_tag, NULL, 1, &g);
     int *part = xmalloc((size_t)(cs->ncells + 1) * sizeof *part);
     partitioner_metis.partition(comm, &g, comm_size(comm) > 1 ? comm_size(comm) : 2, 0, part);
     int *all = comm_rank(comm) == 0 ? xmalloc((size_t)(N + 1) * sizeof *all) : NULL;
@@ -130,49 +131,59 @@ static int *parts_by_gid(MPI_Comm comm, const struct cellset *cs, int64_t N)
     return all;
 }
 
-/* Every backend on the scattered graph, from scratch and as a repartition, unweighted and with
- * weights 1 or 5: parts in range, every part non-empty and the heaviest within 12% of
+/* Every backend on the scattered graph, from scratch and as a repartition, unweighted, with
+ * weights 1 or 5, and with two constraints (1 or 5, and 1 or 3 on other cells: METIS balances
+ * each, the others their sum): parts in range, every part non-empty and the heaviest within 12% of
  * the average weight (when there are 32 cells per part or more), and the same parts from a second call. */
 static void backends_check(MPI_Comm comm, struct tap *t, const struct cellset *mine, int64_t N)
 {
     static const char *const names[] = {"metis", "zoltan", "ptscotch"};
     const int P = comm_size(comm), nparts = P > 1 ? P : 2;
-    int32_t *w = xmalloc((size_t)(mine->ncells + 1) * sizeof *w);
-    for (int64_t i = 0; i < mine->ncells; i++)
-        w[i] = mine->gid[i] % 3 == 0 ? 5 : 1;
+    int32_t *w = xmalloc((size_t)(mine->ncells + 1) * sizeof *w), *w2 = xmalloc((size_t)(2 * mine->ncells + 1) * sizeof *w2);
+    for (int64_t i = 0; i < mine->ncells; i++) {
+        w[i] = w2[2 * i] = mine->gid[i] % 3 == 0 ? 5 : 1;
+        w2[2 * i + 1] = mine->gid[i] % 2 == 0 ? 3 : 1;
+    }
     for (size_t b = 0; b < sizeof names / sizeof *names; b++)
-        for (int weighted = 0; weighted < 2; weighted++) {
+        for (int weighted = 0; weighted < 3; weighted++) {
+            const int ncon = weighted == 2 ? 2 : 1, split = ncon == 2 && b == 0; /* METIS: each constraint */
+            const int32_t *wt = weighted == 2 ? w2 : weighted ? w : NULL;
             const struct partitioner *pt = partitioner_named(names[b]);
             struct dgraph g;
-            dgraph_build(comm, mine->el, mine->ncells, mine->gid, mine->nodes, mine->face_tag, weighted ? w : NULL,
-                         &g);
+            dgraph_build(comm, mine->el, mine->ncells, mine->gid, mine->nodes, mine->face_tag, wt, ncon, &g);
             int *p1 = xmalloc((size_t)(mine->ncells + 1) * sizeof *p1), *p2 = xmalloc((size_t)(mine->ncells + 1) * sizeof *p2);
             int repart = weighted; /* a weighted call is a rebalance */
             pt->partition(comm, &g, nparts, repart, p1);
             pt->partition(comm, &g, nparts, repart, p2);
-            double *load = xcalloc((size_t)nparts, sizeof *load);
+            const int nl = split ? 2 : 1; /* loads checked: each constraint's, or the total's */
+            double *load = xcalloc((size_t)nparts * nl, sizeof *load);
             long long bad = 0, differ = 0;
             for (int64_t i = 0; i < mine->ncells; i++) {
                 bad += p1[i] < 0 || p1[i] >= nparts;
                 differ += p1[i] != p2[i];
-                if (p1[i] >= 0 && p1[i] < nparts)
-                    load[p1[i]] += weighted ? w[i] : 1;
+                for (int k = 0; k < nl && p1[i] >= 0 && p1[i] < nparts; k++)
+                    load[(size_t)k * nparts + p1[i]] += split ? wt[2 * i + k] : dgraph_weight(&g, (int32_t)i);
             }
-            comm_sum_doubles(comm, load, nparts);
-            double total = 0, most = 0, least = 1e300;
-            for (int q = 0; q < nparts; q++) {
-                total += load[q];
-                most = load[q] > most ? load[q] : most;
-                least = load[q] < least ? load[q] : least;
+            comm_sum_doubles(comm, load, nparts * nl);
+            double imb = 0, least = 1e300;
+            for (int k = 0; k < nl; k++) {
+                double total = 0, most = 0;
+                for (int q = 0; q < nparts; q++) {
+                    double l = load[(size_t)k * nparts + q];
+                    total += l;
+                    most = l > most ? l : most;
+                    least = l < least ? l : least;
+                }
+                imb = fmax(imb, most / (total / nparts));
             }
             bad = comm_sum_ll(comm, bad);
             differ = comm_sum_ll(comm, differ);
             /* METIS may leave parts empty in very small graphs: balance is checked on larger ones */
             int big = N >= 32 * nparts;
-            double imb = most / (total / nparts);
             tap_ok(t, bad == 0 && differ == 0 && (!big || (least > 0 && imb <= 1.12)),
                    "%s, %s%s: %d parts of %lld cells, all in range (%lld not), none empty (least %g), heaviest %.3f x "
-                   "the average, a second call the same (%lld differ)", names[b], weighted ? "weights 1 or 5" : "unweighted",
+                   "the average, a second call the same (%lld differ)", names[b], weighted == 2 ? (split ? "two constraints, each" : "two constraints, their sum")
+                   : weighted ? "weights 1 or 5" : "unweighted",
                    repart ? ", repartition" : "", nparts, (long long)N, bad, least, imb, differ);
             free(load);
             free(p1);
@@ -180,6 +191,7 @@ static void backends_check(MPI_Comm comm, struct tap *t, const struct cellset *m
             dgraph_free(&g);
         }
     free(w);
+    free(w2);
 }
 
 int main(int argc, char **argv)
@@ -200,12 +212,12 @@ int main(int argc, char **argv)
     scatter(&whole, me, P, &mine);
 
     struct dgraph g;
-    dgraph_build(comm, mine.el, mine.ncells, mine.gid, mine.nodes, mine.face_tag, NULL, &g);
+    dgraph_build(comm, mine.el, mine.ncells, mine.gid, mine.nodes, mine.face_tag, NULL, 1, &g);
     long long bad = wrong_rows(comm, &g, off, nb);
     tap_ok(&t, g.vtxdist[P] == N && bad == 0, "%d ranks, %lld cells scattered by gid %% %d: every row of the "
            "distributed graph is the serial graph's (%lld differ)", P, (long long)N, P, bad);
     dgraph_free(&g);
-    dgraph_build(comm, mine.el, mine.ncells, mine.gid, mine.nodes, NULL, NULL, &g);
+    dgraph_build(comm, mine.el, mine.ncells, mine.gid, mine.nodes, NULL, NULL, 1, &g);
     bad = wrong_rows(comm, &g, off, nb);
     tap_ok(&t, bad == 0, "without boundary tags (every lone face asked of the directory): the same graph (%lld "
            "rows differ)", bad);
