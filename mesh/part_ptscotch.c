@@ -58,8 +58,8 @@ static void ptscotch_partition(MPI_Comm comm, const struct dgraph *g, int nparts
     scotch_check(comm, SCOTCH_contextThreadSpawn(&ctx, 1, NULL), "SCOTCH_contextThreadSpawn");
     scotch_check(comm, SCOTCH_contextBindDgraph(&ctx, &dg, &bound), "SCOTCH_contextBindDgraph");
     scotch_check(comm, SCOTCH_stratInit(&strat), "SCOTCH_stratInit");
-    /* the default strategy with a 5% load imbalance allowed, as METIS's default ufactor 1.03 */
-    scotch_check(comm, SCOTCH_stratDgraphMapBuild(&strat, SCOTCH_STRATDEFAULT, nparts, nparts, 0.05),
+    /* the default strategy with a 5% load imbalance allowed (as Zoltan's IMBALANCE_TOL here) */
+    scotch_check(comm, SCOTCH_stratDgraphMapBuild(&strat, SCOTCH_STRATDEFAULT, comm_size(comm), nparts, 0.05),
                  "SCOTCH_stratDgraphMapBuild");
     SCOTCH_contextRandomReset(&ctx);
     SCOTCH_Num *sp = sizeof(SCOTCH_Num) == sizeof *part ? (SCOTCH_Num *)part
