@@ -181,6 +181,17 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon)
         }
     }
     free(extra);
+    /* METIS and PT-Scotch add the weights in 32-bit integers: scale them so that their total stays
+     * below 2^30 (a million cells of cost_factor 10000 would wrap otherwise) */
+    double total = 0;
+    for (size_t i = 0; i < (size_t)m->ncells_owned * (size_t)ncon; i++)
+        total += w[i];
+    comm_sum_doubles(run->comm, &total, 1);
+    if (total > 1073741824.0) {
+        double scale = total / 1073741824.0;
+        for (size_t i = 0; i < (size_t)m->ncells_owned * (size_t)ncon; i++)
+            w[i] = w[i] > 0 ? (int)fmax(1.0, floor(w[i] / scale)) : 0;
+    }
     if (ratio > 0)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: a cell's remap step with moving nodes costs %.3f "
                        "quiet cell-cycles (measured)", run->cycle, ratio);

@@ -92,6 +92,14 @@ rc=$?
 same sod.ref lb.total 000010 "loadbalance.weights = total: bit for bit 1 rank"
 out=$(mpi 2 "$HYDRO" $sod loadbalance.weights=each 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.weights'; ok $? "an unknown loadbalance.weights exits 2"
+# weights whose total exceeds 2^31 (31360 cells of weight 80000): scaled, not wrapped
+hydro_in big 2 "$top/inputs/sod_x.ini" mesh.nx=160 mesh.ny=14 mesh.nz=14 run.max_cycles=2 output.checkpoint_period=-1 \
+    loadbalance.period=2 loadbalance.threshold=0 loadbalance.decide=threshold loadbalance.cost=region \
+    loadbalance.cost_factor=10000 loadbalance.cost_units=1 loadbalance.region_width=1
+rc=$?
+[ $rc -eq 0 ] && grep -Eq 'Rebalance at cycle 2 \(metis\): [0-9]+ cells moved; .*cell weights [0-9.]+ -> [0-9.]+;' big/log
+ok $? "cell weights totalling 2.5e9 are scaled below METIS's 32-bit sums: the rebalance keeps both ranks filled"
+[ $rc -eq 0 ] || diag "$(cat big/err)"
 # both keys, by gain and cost: every check prints its figures and decision
 hydro_in gain 3 $sod parallel.partitioner=zoltan loadbalance.mode=zoltan loadbalance.period=3 loadbalance.threshold=0 \
     loadbalance.cost=region loadbalance.region_speed=150 loadbalance.cost_factor=200
