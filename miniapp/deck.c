@@ -202,9 +202,10 @@ const struct deck_key deck_keys[] = {
      "repartition with cell weights by that partitioner; shuffle: move a fraction of every rank's cells to the "
      "next rank each period, whatever the balance (exchange benchmark)",
      OFF(lb_mode)},
-    {"loadbalance", "weights", KEY_ENUM, "phases", 0, 0, lb_weightings,
+    {"loadbalance", "weights", KEY_ENUM, "total", 0, 0, lb_weightings,
      "total: one weight per cell, its whole cost; phases: two, the Lagrange phase with the extra work and the "
-     "remap with its moving cells, each balanced on its own (metis; zoltan and ptscotch take their sum)",
+     "remap with its moving cells, each balanced on its own (metis; zoltan and ptscotch take their sum; on 128 "
+     "ranks and more METIS then balances the total poorly and partitions 3 x slower)",
      OFF(lb_weights)},
     {"loadbalance", "shuffle_fraction", KEY_DOUBLE, "0.1", 0, 1, NULL,
      "shuffle: fraction of each rank's cells moved, those of lowest centre x, rounded up", OFF(shuffle_fraction)},

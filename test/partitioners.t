@@ -85,11 +85,13 @@ for pt in metis zoltan ptscotch; do
     awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 0.2 && a < b / 2) }'
     ok $? "loadbalance.mode = $pt: the first rebalance cuts the weight imbalance by half at least ($1 -> $2)"
 done
-# one weight per cell (the default is one per phase, which METIS balances each)
-hydro_in lb.total 3 $sod $lb loadbalance.weights=total
-rc=$?
-[ $rc -eq 0 ] && [ "$(moved lb.total)" -gt 0 ]; ok $? "loadbalance.weights = total: $(moved lb.total) cells moved"
-same sod.ref lb.total 000010 "loadbalance.weights = total: bit for bit 1 rank"
+# one weight per phase, which METIS balances each (the default is one weight per cell)
+for pt in metis zoltan; do
+    hydro_in lb.phases.$pt 3 $sod $lb loadbalance.weights=phases loadbalance.mode=$pt
+    rc=$?
+    [ $rc -eq 0 ] && [ "$(moved lb.phases.$pt)" -gt 0 ]; ok $? "loadbalance.weights = phases, $pt: $(moved lb.phases.$pt) cells moved"
+    same sod.ref lb.phases.$pt 000010 "loadbalance.weights = phases, $pt: bit for bit 1 rank"
+done
 out=$(mpi 2 "$HYDRO" $sod loadbalance.weights=each 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.weights'; ok $? "an unknown loadbalance.weights exits 2"
 # weights whose total exceeds 2^31 (31360 cells of weight 80000): scaled, not wrapped
