@@ -244,7 +244,6 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
     mg->seconds_unpack = comm_wtime() - t0;
 }
 
-
 /* A material variable's rows for the new cells into the new store ns: from the old store (its
  * pure cells' values in the cell variable's old array) or from a message; the fractions set
  * each cell's composition (they come first in the registry). Pure cells' values are their cell

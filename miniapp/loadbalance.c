@@ -150,6 +150,8 @@ void lb_account(struct loadbalance *lb, struct run *run, double seconds)
 }
 
 enum { WEIGHT_UNIT = 8 }; /* a quiet plain cell's weight: room for fractions of the measured extra work */
+/* METIS and PT-Scotch add the weights in 32-bit integers: their total is kept below this */
+static const double WEIGHT_TOTAL_MAX = 1073741824.0; /* 2^30 */
 /* With weights = phases, the share of a quiet cell-cycle counted in the Lagrange constraint, the
  * rest in the remap's (a modelling choice, not measured: the constraints are balanced each on
  * its own, so the split only sets how a quiet cell weighs against an active one in each). */
@@ -181,14 +183,13 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon)
         }
     }
     free(extra);
-    /* METIS and PT-Scotch add the weights in 32-bit integers: scale them so that their total stays
-     * below 2^30 (a million cells of cost_factor 10000 would wrap otherwise) */
+    /* scaled, else a million cells of cost_factor 10000 would wrap the partitioners' sums */
     double total = 0;
     for (size_t i = 0; i < (size_t)m->ncells_owned * (size_t)ncon; i++)
         total += w[i];
     comm_sum_doubles(run->comm, &total, 1);
-    if (total > 1073741824.0) {
-        double scale = total / 1073741824.0;
+    if (total > WEIGHT_TOTAL_MAX) {
+        double scale = total / WEIGHT_TOTAL_MAX;
         for (size_t i = 0; i < (size_t)m->ncells_owned * (size_t)ncon; i++)
             w[i] = w[i] > 0 ? (int)fmax(1.0, floor(w[i] / scale)) : 0;
     }

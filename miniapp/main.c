@@ -94,7 +94,6 @@ static void dump(struct run *run)
                    rep.bytes / 1e6, rep.seconds, rep.seconds > 0 ? rep.bytes / rep.seconds / 1e9 : 0.0);
 }
 
-
 static void prolog(struct run *run)
 {
     char err[1024];

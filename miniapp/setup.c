@@ -97,9 +97,8 @@ struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *
         }
         comm_bcast_int(comm, &ok, 0);
         tstop(tm, TIMER_MESH);
-        if (ok)
-            print_share(comm, &global, lst);
         if (ok) {
+            print_share(comm, &global, lst);
             tstart(tm, TIMER_PARTITION);
             ok = partition_cells(comm, pt, &global, &own, err, errlen) == 0;
             tstop(tm, TIMER_PARTITION);

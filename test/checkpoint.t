@@ -7,14 +7,6 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 small="mesh.nx=10 mesh.ny=4 mesh.nz=3 case.cell_vars=2 case.node_vars=1 case.components=3 output.listing_period=0"
 
-# hydro_in DIR NP ARGS...: run hydro in DIR (created), output in DIR/log
-hydro_in() {
-    d=$1 np=$2
-    shift 2
-    mkdir -p "$d"
-    (cd "$d" && mpi "$np" "$HYDRO" "$@" > log 2> err)
-}
-
 # layout, attributes, listing
 hydro_in lay 2 "$DECK" mesh.dim=2 mesh.nx=5 mesh.ny=3 case.cell_vars=1 case.node_vars=1 case.components=3 \
     run.max_cycles=4

@@ -56,6 +56,16 @@ mpi() {
     timeout "$TIMEOUT" $MPIRUN -np "$np" "$@"
 }
 
+# hydro_in DIR NP ARGS...: run hydro in DIR (created), listing in DIR/log, stderr in DIR/err
+hydro_in() {
+    d=$1 np=$2
+    shift 2
+    mkdir -p "$d"
+    (cd "$d" && mpi "$np" "$HYDRO" "$@" > log 2> err)
+}
+# moved DIR: cells moved in all rebalances of the run in DIR
+moved() { sed -n 's/.*Rebalance at cycle [0-9]* ([a-z]*): \([0-9]*\) cells moved.*/\1/p' "$1/log" | awk '{s += $1} END {print s + 0}'; }
+
 # skip_all REASON: this whole test cannot run here (a package or a build missing). Under CI=true
 # (.ci/run, after make deps-all) nothing may be missing, so there it is a failure instead.
 skip_all() {

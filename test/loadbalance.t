@@ -18,15 +18,6 @@ done
 run_ok "migrate_mpi gmsh hex block on 3 ranks, 2 layers" mpi 3 "$BUILD/test/migrate_mpi" mesh.kind=gmsh mesh.dim=3 \
     mesh.file=$top/inputs/meshes/hex_block.msh parallel.ghost_layers=2
 
-# hydro_in DIR NP ARGS...: run hydro in DIR (created), listing in DIR/log
-hydro_in() {
-    d=$1 np=$2
-    shift 2
-    mkdir -p "$d"
-    (cd "$d" && mpi "$np" "$HYDRO" "$@" > log 2> err)
-}
-# moved DIR: cells moved in all rebalances of the run in DIR
-moved() { sed -n 's/.*Rebalance at cycle [0-9]* ([a-z]*): \([0-9]*\) cells moved.*/\1/p' "$1/log" | awk '{s += $1} END {print s + 0}'; }
 
 # ---- bit for bit with and without rebalancing ----
 # decide=threshold: rebalance at every check, so that every run migrates (the default decides by

@@ -10,13 +10,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
-hydro_in() {
-    d=$1 np=$2
-    shift 2
-    mkdir -p "$d"
-    (cd "$d" && mpi "$np" "$HYDRO" "$@" > log 2> err)
-}
-moved() { sed -n 's/.*Rebalance at cycle [0-9]* ([a-z]*): \([0-9]*\) cells moved.*/\1/p' "$1/log" | awk '{s += $1} END {print s + 0}'; }
 # same REF DIR CYCLE WHAT: the dump of CYCLE in DIR is bit for bit REF's
 same() {
     out=$(sh "$top/test/h5same.sh" --any-deck "$1/checkpoints/hydro_$3.h5" "$2/checkpoints/hydro_$3.h5" 2>&1)
