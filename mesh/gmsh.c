@@ -404,6 +404,27 @@ static void assemble_nodes(struct reader *r, struct cellset *out)
             out->xyz[3 * i + 2] = 0.0;
 }
 
+int gmsh_orient(const struct element *el, int64_t *nodes, double (*x)[3])
+{
+    const int nvc = el->nnodes;
+    if (element_corner_quality(el, (const double(*)[3])x) > 0)
+        return 0;
+    /* try the mirrored order: clockwise quad, left-handed hex */
+    static const int mirror[8] = {0, 3, 2, 1, 4, 7, 6, 5};
+    int64_t m[MAX_CELL_NODES];
+    double y[MAX_CELL_NODES][3];
+    for (int k = 0; k < nvc; k++) {
+        m[k] = nodes[mirror[k]];
+        for (int d = 0; d < 3; d++)
+            y[k][d] = x[mirror[k]][d];
+    }
+    if (element_corner_quality(el, (const double(*)[3])y) <= 0)
+        return -1;
+    memcpy(nodes, m, (size_t)nvc * sizeof *m);
+    memcpy(x, y, (size_t)nvc * sizeof *y);
+    return 0;
+}
+
 /* The cells in ascending element tag, each oriented so that its corners are valid. */
 static void assemble_cells(struct reader *r, struct cellset *out)
 {
@@ -428,22 +449,10 @@ static void assemble_cells(struct reader *r, struct cellset *out)
             for (int d = 0; d < 3; d++)
                 x[k][d] = p[d];
         }
-        double q = element_corner_quality(el, (const double(*)[3])x);
-        if (q <= 0) { /* try the mirrored order: clockwise quad, left-handed hex */
-            static const int mirror[8] = {0, 3, 2, 1, 4, 7, 6, 5};
-            int64_t m[MAX_CELL_NODES];
-            double y[MAX_CELL_NODES][3];
-            for (int k = 0; k < nvc; k++) {
-                m[k] = nodes[mirror[k]];
-                for (int d = 0; d < 3; d++)
-                    y[k][d] = x[mirror[k]][d];
-            }
-            if (element_corner_quality(el, (const double(*)[3])y) <= 0) {
-                lx->lineno = r->it.cell_line[c];
-                lex_fail(lx, "element %ld is degenerate or twisted (a corner Jacobian is not positive)",
-                         r->it.cell_tag[c]);
-            }
-            memcpy(nodes, m, sizeof m);
+        if (gmsh_orient(el, nodes, x)) {
+            lx->lineno = r->it.cell_line[c];
+            lex_fail(lx, "element %ld is degenerate or twisted (a corner Jacobian is not positive)",
+                     r->it.cell_tag[c]);
         }
         cellset_add_cell(out, g, nodes, NULL);
     }

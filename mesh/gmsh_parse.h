@@ -4,6 +4,9 @@
 #define HYDRO_GMSH_PARSE_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "element.h"
 
 /* What a pass keeps. Every pass reads (and checks the syntax of) the whole file. */
 struct gmsh_keep {
@@ -41,5 +44,10 @@ void gmsh_keep_all(struct gmsh_keep *k);
 int gmsh_parse(const char *path, int dim, const struct gmsh_keep *keep, struct gmsh_items *it, char *err,
                size_t errlen);
 void gmsh_items_free(struct gmsh_items *it);
+
+/* A cell's corners (node ids and positions x) in an order where every corner Jacobian is
+ * positive: as they are, or mirrored (a clockwise quad, a left-handed hex). -1 when neither is
+ * (degenerate or twisted). */
+int gmsh_orient(const struct element *el, int64_t *nodes, double (*x)[3]);
 
 #endif

@@ -13,6 +13,7 @@
 #include "check.h"
 #include "comm.h"
 #include "gmsh.h"
+#include "partitioner.h"
 #include "restart.h"
 #include "run.h"
 #include "setup.h"
@@ -99,7 +100,10 @@ int mem_estimate(const struct config *cfg, int nranks, int node_ranks, int dim, 
     per_cell = fmax(per_cell + carried_bytes(cfg), model[d].mesh);
     e->fixed_bytes = fixed;
     e->loop_bytes = fixed + per_cell * (double)e->owned + (model[d].ghost + carried_bytes(cfg)) * (double)e->ghosts;
-    int whole_on_root = cfg->mesh_kind == MESH_GMSH || cfg->partitioner == PART_METIS;
+    /* a distributed partitioner has every rank generate or read its share */
+    const struct partitioner *pt = cfg->partitioner == PART_BLOCK ? NULL :
+        partitioner_named(deck_enum_name("parallel", "partitioner", cfg->partitioner));
+    int whole_on_root = !(pt && pt->distributed) && (cfg->mesh_kind == MESH_GMSH || cfg->partitioner == PART_METIS);
     if (whole_on_root && nranks > 1)
         e->setup_bytes = fixed + model[d].global * (double)e->cells;
     return 0;

@@ -47,13 +47,17 @@ static void tstop(struct timers *tm, enum timer_id id)
         timers_stop(tm, id);
 }
 
-/* The most cells and nodes a rank holds before the partition, against the average (1: each
- * rank its share; the number of ranks: rank 0 holds everything). */
+/* The most cells and nodes a rank holds before the partition, against the mesh's cells and
+ * nodes over the ranks (1: each rank its share; the number of ranks: rank 0 holds everything).
+ * Node ids are 0.. for generated boxes and Gmsh meshes alike. */
 static void print_share(MPI_Comm comm, const struct cellset *cs, struct listing *lst)
 {
     const int P = comm_size(comm);
+    long long top = -1;
+    for (int64_t i = 0; i < cs->nnodes; i++)
+        top = cs->node_gid[i] > top ? cs->node_gid[i] : top;
     long long cmax = comm_max_ll(comm, cs->ncells), nmax = comm_max_ll(comm, cs->nnodes);
-    double cavg = (double)comm_sum_ll(comm, cs->ncells) / P, navg = (double)comm_sum_ll(comm, cs->nnodes) / P;
+    double cavg = (double)comm_sum_ll(comm, cs->ncells) / P, navg = (double)(comm_max_ll(comm, top) + 1) / P;
     listing_printf(lst, "Mesh", "Before the partition, the most a rank holds: %lld cells (%.2f x the average), "
                    "%lld nodes (%.2f x)", cmax, cavg > 0 ? (double)cmax / cavg : 0.0, nmax,
                    navg > 0 ? (double)nmax / navg : 0.0);
@@ -80,13 +84,15 @@ struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *
         if (me != 0)
             err[0] = '\0'; /* every rank found the same problem: rank 0 reports it */
     } else {
-        struct cellset global; /* the whole mesh on rank 0, or each rank's share */
+        struct cellset global; /* the whole mesh on rank 0, or each rank's share (distributed backends) */
         cellset_init(&global, (int)cfg->dim);
         tstart(tm, TIMER_MESH);
         const struct partitioner *pt = graph_partitioner(cfg);
         if (cfg->mesh_kind == MESH_CARTESIAN && pt->distributed) {
             const int64_t N = cartesian_ncells(&box), P = comm_size(comm);
             cartesian_generate_range(&box, N * me / P, N * (me + 1) / P, &global);
+        } else if (cfg->mesh_kind == MESH_GMSH && pt->distributed) {
+            ok = gmsh_read_share(comm, cfg->mesh_file, (int)cfg->dim, &global, err, errlen) == 0;
         } else if (me == 0) {
             if (cfg->mesh_kind == MESH_GMSH) {
                 ok = gmsh_read(cfg->mesh_file, (int)cfg->dim, &global, err, errlen) == 0;
@@ -124,7 +130,18 @@ int setup_check_mesh(MPI_Comm comm, const struct config *cfg, char *summary, siz
     err[0] = '\0';
     struct box box;
     setup_box(cfg, &box);
-    if (cfg->mesh_kind == MESH_GMSH && me == 0) { /* read as the run reads it, then dropped */
+    const struct partitioner *pt = cfg->partitioner == PART_BLOCK ? NULL : graph_partitioner(cfg);
+    if (cfg->mesh_kind == MESH_GMSH && pt && pt->distributed) { /* read as the run reads it, then dropped */
+        struct cellset cs;
+        cellset_init(&cs, (int)cfg->dim);
+        ok = gmsh_read_share(comm, cfg->mesh_file, (int)cfg->dim, &cs, err, errlen) == 0;
+        long long top = -1;
+        for (int64_t i = 0; i < cs.nnodes; i++)
+            top = cs.node_gid[i] > top ? cs.node_gid[i] : top;
+        cells = comm_sum_ll(comm, cs.ncells);
+        nodes = comm_max_ll(comm, top) + 1; /* used nodes are numbered 0.. */
+        cellset_free(&cs);
+    } else if (cfg->mesh_kind == MESH_GMSH && me == 0) {
         struct cellset cs;
         cellset_init(&cs, (int)cfg->dim);
         ok = gmsh_read(cfg->mesh_file, (int)cfg->dim, &cs, err, errlen) == 0;

@@ -34,6 +34,16 @@ for pt in zoltan ptscotch; do
         parallel.partitioner=$pt loadbalance.mode=$pt loadbalance.period=2 loadbalance.threshold=0 \
         loadbalance.decide=threshold loadbalance.cost=region loadbalance.region_speed=150
 done
+run_ok "asan: gmsh_mpi, hex block read by shares on 3 ranks" mpi 3 "$ASAN_BUILD/test/gmsh_mpi" 3 \
+    "$top/inputs/meshes/hex_block.msh"
+awk '/^\$Elements/ { e = 1 } e && NF == 5 && $1 ~ /^[0-9]+$/ && $1 > 100 { $1 = $1 * 977 } { print }' \
+    "$top/inputs/meshes/quarter_disc.msh" > sparse.msh
+run_ok "asan: gmsh_mpi, sparse element tags (tag histograms) on 2 ranks" mpi 2 "$ASAN_BUILD/test/gmsh_mpi" 2 sparse.msh
+sed '140s/.*/28 23 26 16 99/' "$top/inputs/meshes/box_2d.msh" > bad.msh
+run_ok "asan: gmsh_mpi, a bad file read by shares on 3 ranks" mpi 3 "$ASAN_BUILD/test/gmsh_mpi" 2 bad.msh bad
+run_ok "asan: hydro Sedov on the Gmsh quarter disc read by shares, ptscotch, 3 ranks" mpi 3 "$ASAN_BUILD/hydro" \
+    "$top/inputs/sedov_gmsh.ini" mesh.file="$top/inputs/meshes/quarter_disc.msh" run.max_cycles=3 \
+    output.checkpoint_period=-1 parallel.partitioner=ptscotch
 run_ok "asan: three materials with mixed cells (triple point, directional remap, shuffles) on 3 ranks" mpi 3 \
     "$ASAN_BUILD/hydro" "$top/inputs/triple_point.ini" mesh.nx=21 mesh.ny=9 run.max_cycles=12 \
     physics.remap_split=directional "case.materials=a b c" "materials.names=a b c" \

@@ -147,6 +147,14 @@ for p in metis zoltan ptscotch; do
 done
 ok $st "bench_partition.sh: one row per partitioner with memory, times, edge cut and imbalance"
 [ $st -eq 0 ] || diag "$(cat "$scratch/part.txt")"
+HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_partition.sh -g -n 2 -c 1000 > "$scratch/gpart.txt" 2>&1
+st=$?
+for p in metis zoltan ptscotch; do
+    grep -Eq "^\| 1000 \| $p \| [0-9.]+ \(rank [01]\) \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| [0-9]+ \| [0-9.]+ \|$" "$scratch/gpart.txt" || st=1
+done
+grep -q "a Gmsh file" "$scratch/gpart.txt" || st=1
+ok $st "bench_partition.sh -g (a Gmsh file of the cube): one row per partitioner"
+[ $st -eq 0 ] || diag "$(cat "$scratch/gpart.txt")"
 
 # the report's driver refuses bad usage before running anything
 sh run/bench_report.sh -n 1 > /dev/null 2>&1

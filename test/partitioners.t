@@ -1,8 +1,8 @@
 #!/bin/sh
 # Every graph partitioner (metis, zoltan, ptscotch) on 1-4 ranks: the set-up partition and the
 # load balancer's repartitions give final dumps bit for bit those of one rank; with a distributed
-# backend no rank holds more than its share of the generated box before the partition (metis
-# gathers it on rank 0); the listing names the partitioner, its quality and every decision; a
+# backend no rank holds more than its share of the generated box or of a Gmsh file before the
+# partition (metis gathers it on rank 0); the listing names the partitioner, its quality and every decision; a
 # restart on another rank count with another partitioner; one weight per cell or per phase; bad
 # keys exit 2.
 . test/lib.sh
@@ -50,13 +50,29 @@ for case in sod sedov; do
     done
 done
 
-# ---- Gmsh meshes (read on rank 0, then partitioned by the distributed backends) ----
-gm="$top/inputs/sod_x.ini mesh.kind=gmsh mesh.file=$top/inputs/meshes/hex_block.msh run.max_cycles=6 output.listing_period=0"
-hydro_in gmsh.ref 1 $gm
-for pt in zoltan ptscotch; do
-    hydro_in gmsh.$pt 3 $gm parallel.partitioner=$pt
-    ok $? "gmsh hex block, $pt on 3 ranks"
-    same gmsh.ref gmsh.$pt 000006 "gmsh hex block, $pt on 3 ranks: bit for bit 1 rank"
+# ---- Gmsh meshes: read by shares for the distributed backends (whole on rank 0 for metis) ----
+# nshare DIR: the largest rank's nodes before the partition against the mesh's nodes per rank
+nshare() { sed -n 's/.*Before the partition, the most a rank holds: .* nodes (\([0-9.]*\) x).*/\1/p' "$1/log"; }
+for mesh in "3 hex_block sod_x" "2 quarter_disc sedov_gmsh"; do
+    set -- $mesh
+    gm="$top/inputs/$3.ini mesh.kind=gmsh mesh.dim=$1 mesh.file=$top/inputs/meshes/$2.msh run.max_cycles=6 output.listing_period=0"
+    hydro_in gmsh.$2.ref 1 $gm
+    for pt in metis zoltan ptscotch; do
+        for np in 2 4; do
+            d=gmsh.$2.$pt.$np
+            hydro_in $d $np $gm parallel.partitioner=$pt
+            ok $? "gmsh $2, $pt on $np ranks"
+            same gmsh.$2.ref $d 000006 "gmsh $2, $pt on $np ranks: bit for bit 1 rank"
+            s=$(share $d) n=$(nshare $d)
+            if [ $pt = metis ]; then
+                [ "$s" = "$np.00" ] && [ "$n" = "$np.00" ]
+                ok $? "gmsh $2, metis on $np ranks: rank 0 reads the whole file ($s x the cells per rank, $n x the nodes)"
+            else
+                awk -v s="$s" -v n="$n" 'BEGIN { exit !(s != "" && s <= 1.01 && n != "" && n <= 2.5) }'
+                ok $? "gmsh $2, $pt on $np ranks: each rank reads only its share ($s x the cells per rank, $n x the nodes)"
+            fi
+        done
+    done
 done
 
 # ---- the load balancer's repartitions ----
