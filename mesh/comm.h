@@ -94,7 +94,8 @@ struct inbox {
     int n;
     int *src;        /* [n], ascending */
     struct buf *msg; /* [n] */
-    char *block;     /* when set, every message's data lies in this one allocation */
+    char *block;     /* when set, every message's data lies in this one allocation (comm_exchange: back
+                        to back, in the order they arrived) */
     int borrowed;    /* block belongs to a comm_pool: inbox_free leaves it */
 };
 /* Buffers kept from one exchange to the next (migrations). With Open MPI's single-copy

@@ -252,8 +252,48 @@ static void dir_answer_cell(void *ctx, int64_t tag, void *a)
 static void dir_answer_bnd(void *ctx, int64_t tag, void *a)
 {
     struct node_dir *d = ctx;
-    int64_t p = idmap_get(&d->pos, tag), gid = p >= 0 ? d->gid[p] : -1;
-    memcpy(a, &gid, sizeof gid);
+    int64_t p = idmap_get(&d->pos, tag);
+    struct node_answer ans = {.gid = p >= 0 ? d->gid[p] : -1};
+    memcpy(a, &ans, sizeof ans);
+}
+
+/* The distinct node tags a list names, ascending, and the directory's answer for each: a rank
+ * asks once per node, not once per cell corner. */
+struct node_table {
+    int64_t n;
+    long *tag;
+    struct node_answer *ans;
+};
+
+static int long_cmp(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+static void table_init(struct node_table *t, const long *tags, int64_t n)
+{
+    t->tag = xmalloc((size_t)(n ? n : 1) * sizeof *t->tag);
+    memcpy(t->tag, tags, (size_t)n * sizeof *tags);
+    qsort(t->tag, (size_t)n, sizeof *t->tag, long_cmp);
+    t->n = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (t->n == 0 || t->tag[t->n - 1] != t->tag[i])
+            t->tag[t->n++] = t->tag[i];
+    t->tag = xrealloc(t->tag, (size_t)(t->n ? t->n : 1) * sizeof *t->tag);
+    t->ans = xmalloc((size_t)(t->n ? t->n : 1) * sizeof *t->ans);
+}
+
+static const struct node_answer *table_get(const struct node_table *t, long tag)
+{
+    const long *at = bsearch(&tag, t->tag, (size_t)t->n, sizeof tag, long_cmp);
+    return &t->ans[at - t->tag];
+}
+
+static void table_free(struct node_table *t)
+{
+    free(t->tag);
+    free(t->ans);
 }
 
 /* The rank whose share of node tags holds tag: the last r with cut[r] <= tag. */
@@ -270,10 +310,10 @@ static int node_home(const long *cut, int P, long tag)
     return lo;
 }
 
-/* Collective: the node ids and positions of this rank's cells' nodes (cell_ans) and the node
- * ids of its boundary elements' nodes (bnd_gid), asked of the directory. */
+/* Collective: the node ids and positions of this rank's cells' nodes (cells) and the node ids
+ * of its boundary elements' nodes (bnd), asked of the directory. */
 static void ask_nodes(MPI_Comm comm, int dim, const struct gmsh_items *it, long node_lo, struct fail *f,
-                      struct node_answer *cell_ans, int64_t *bnd_gid)
+                      struct node_table *cells, struct node_table *bnd)
 {
     const int P = comm_size(comm), nvc = dim == 2 ? 4 : 8, nvb = dim == 2 ? 2 : 4;
     struct node_dir d = {.it = it, .dim = dim};
@@ -285,16 +325,18 @@ static void ask_nodes(MPI_Comm comm, int dim, const struct gmsh_items *it, long 
     d.gid = xmalloc(((size_t)it->nnodes + 1) * sizeof *d.gid);
     long *cut = xmalloc((size_t)P * sizeof *cut);
     MPI_CHECK(MPI_Allgather(&node_lo, 1, MPI_LONG, cut, 1, MPI_LONG, comm));
-    int64_t nq = it->ncells * nvc > it->nbnd * nvb ? it->ncells * nvc : it->nbnd * nvb;
+    table_init(cells, it->cell_nodes, it->ncells * nvc);
+    table_init(bnd, it->bnd_nodes, it->nbnd * nvb);
+    int64_t nq = cells->n > bnd->n ? cells->n : bnd->n;
     int *dest = xmalloc((size_t)(nq ? nq : 1) * sizeof *dest);
-    for (int64_t i = 0; i < it->ncells * nvc; i++)
-        dest[i] = node_home(cut, P, it->cell_nodes[i]);
-    const struct directory_ops cells = {sizeof(struct node_answer), dir_see, dir_ready, dir_answer_cell};
-    ask(comm, it->ncells * nvc, dest, it->cell_nodes, &cells, &d, cell_ans);
-    for (int64_t i = 0; i < it->nbnd * nvb; i++)
-        dest[i] = node_home(cut, P, it->bnd_nodes[i]);
-    const struct directory_ops bnd = {sizeof(int64_t), NULL, NULL, dir_answer_bnd};
-    ask(comm, it->nbnd * nvb, dest, it->bnd_nodes, &bnd, &d, bnd_gid);
+    for (int64_t i = 0; i < cells->n; i++)
+        dest[i] = node_home(cut, P, cells->tag[i]);
+    const struct directory_ops cell_ops = {sizeof(struct node_answer), dir_see, dir_ready, dir_answer_cell};
+    ask(comm, cells->n, dest, cells->tag, &cell_ops, &d, cells->ans);
+    for (int64_t i = 0; i < bnd->n; i++)
+        dest[i] = node_home(cut, P, bnd->tag[i]);
+    const struct directory_ops bnd_ops = {sizeof(struct node_answer), NULL, NULL, dir_answer_bnd};
+    ask(comm, bnd->n, dest, bnd->tag, &bnd_ops, &d, bnd->ans);
     free(dest);
     free(cut);
     free(d.used);
@@ -302,12 +344,12 @@ static void ask_nodes(MPI_Comm comm, int dim, const struct gmsh_items *it, long 
     idmap_free(&d.pos);
     for (long c = 0; c < it->ncells; c++)
         for (int k = 0; k < nvc; k++)
-            if (cell_ans[c * nvc + k].gid < 0)
+            if (table_get(cells, it->cell_nodes[c * nvc + k])->gid < 0)
                 fail_at(f, it->cell_line[c], "element %ld uses undefined node %ld", it->cell_tag[c],
                         it->cell_nodes[c * nvc + k]);
     for (long b = 0; b < it->nbnd; b++)
         for (int k = 0; k < nvb; k++)
-            if (bnd_gid[b * nvb + k] < 0)
+            if (table_get(bnd, it->bnd_nodes[b * nvb + k])->gid < 0)
                 fail_at(f, it->bnd_line[b], "boundary element %ld uses node %ld, which belongs to no cell",
                         it->bnd_tag[b], it->bnd_nodes[b * nvb + k]);
 }
@@ -315,8 +357,8 @@ static void ask_nodes(MPI_Comm comm, int dim, const struct gmsh_items *it, long 
 /* Collective: this rank's cells into out, numbered in ascending element tag across the ranks
  * from *first on, each oriented so that its corners are valid. Returns where each came from:
  * cell g of out is item [g] of it (malloc'd). */
-static long *add_cells(MPI_Comm comm, const struct gmsh_items *it, const struct node_answer *ans, struct fail *f,
-                       struct cellset *out, int64_t *first)
+static long *add_cells(MPI_Comm comm, const struct gmsh_items *it, const struct node_table *nodes_of,
+                       struct fail *f, struct cellset *out, int64_t *first)
 {
     const struct element *el = out->el;
     const int nvc = el->nnodes;
@@ -334,7 +376,7 @@ static long *add_cells(MPI_Comm comm, const struct gmsh_items *it, const struct 
         int64_t nodes[MAX_CELL_NODES];
         double x[MAX_CELL_NODES][3];
         for (int k = 0; k < nvc; k++) {
-            const struct node_answer *a = &ans[c * nvc + k];
+            const struct node_answer *a = table_get(nodes_of, it->cell_nodes[c * nvc + k]);
             nodes[k] = a->gid;
             memcpy(x[k], a->xyz, sizeof x[k]);
         }
@@ -356,10 +398,9 @@ static long *add_cells(MPI_Comm comm, const struct gmsh_items *it, const struct 
 
 struct face_msg {
     int64_t key[4];
-    int64_t item;       /* a cell's id, or -1 - the file number of a boundary element */
-    int64_t etag, line; /* for messages */
-    int32_t src;        /* the rank holding the cell */
-    int32_t side;       /* the face in the cell; the physical tag of a boundary element */
+    int64_t item; /* a cell's id, or -1 - the file number of a boundary element */
+    int32_t src;  /* the rank holding the cell or boundary element */
+    int32_t side; /* the face in the cell; the physical tag of a boundary element */
 };
 
 static int face_msg_cmp(const void *a, const void *b)
@@ -371,80 +412,142 @@ static int face_msg_cmp(const void *a, const void *b)
     return (x->item > y->item) - (x->item < y->item);
 }
 
+/* An answer to the rank of an item: (item, side, value). For a cell, value >= 0 is the face's
+ * tag and value < 0 means -value other cells share the face; for a boundary element, no cell has
+ * its face. The item's rank writes the message: it knows its tag and line. */
+static void reply(struct outbox *replies, const struct face_msg *m, int64_t value)
+{
+    struct buf *b = outbox_to(replies, m->src);
+    buf_put_i64(b, m->item);
+    buf_put_i64(b, m->side);
+    buf_put_i64(b, value);
+}
+
 /* The faces of one key, sorted: boundary elements first (the last in the file first), then cells
  * in ascending id. As gmsh_read: a face of one cell takes the tag of the first boundary element. */
-static void match_face(const struct face_msg *m, int64_t n, struct fail *f, struct outbox *replies)
+static void match_face(const struct face_msg *m, int64_t n, struct outbox *replies)
 {
     int64_t nbnd = 0;
     while (nbnd < n && m[nbnd].item < 0)
         nbnd++;
     const int64_t ncell = n - nbnd;
     if (ncell > 2)
-        fail_at(f, m[n - 1].line, "element %ld shares a face with %d other elements (non-conforming mesh)",
-                m[n - 1].etag, (int)ncell - 1);
+        reply(replies, &m[n - 1], -(ncell - 1));
     else if (nbnd > 0 && ncell == 0)
-        fail_at(f, m[0].line, "boundary element %ld is not a face of any cell", m[0].etag);
-    else if (nbnd > 0 && ncell == 1) {
-        struct buf *b = outbox_to(replies, m[n - 1].src);
-        buf_put_i64(b, m[n - 1].item);
-        buf_put_i64(b, m[n - 1].side);
-        buf_put_i64(b, m[0].side);
+        reply(replies, &m[0], 0);
+    else if (nbnd > 0 && ncell == 1)
+        reply(replies, &m[n - 1], m[0].side);
+}
+
+/* The key of boundary element b, its node ids sorted as element_face_key sorts them. */
+static void boundary_key(const struct gmsh_items *it, long b, int nvb, const struct node_table *bnd, int64_t key[4])
+{
+    for (int i = 0; i < 4; i++)
+        key[i] = -1;
+    for (int i = 0; i < nvb; i++) {
+        int64_t g = table_get(bnd, it->bnd_nodes[b * nvb + i])->gid;
+        int j = i;
+        for (; j > 0 && key[j - 1] > g; j--)
+            key[j] = key[j - 1];
+        key[j] = g;
     }
+}
+
+/* The answers of match_face, applied here. */
+static void apply_replies(struct inbox *in, const struct gmsh_items *it, const long *from, int64_t first,
+                          struct fail *f, struct cellset *out)
+{
+    const int nf = out->el->nfaces;
+    for (int i = 0; i < in->n; i++)
+        while (!buf_done(&in->msg[i])) {
+            int64_t item = buf_get_i64(&in->msg[i]), s = buf_get_i64(&in->msg[i]), v = buf_get_i64(&in->msg[i]);
+            if (item < 0) { /* boundary elements are kept in file order */
+                long ord = (long)(-1 - item), *at = bsearch(&ord, it->bnd_ord, (size_t)it->nbnd, sizeof ord, long_cmp);
+                long b = at - it->bnd_ord;
+                fail_at(f, it->bnd_line[b], "boundary element %ld is not a face of any cell", it->bnd_tag[b]);
+            } else if (v < 0) {
+                long c = from[item - first];
+                fail_at(f, it->cell_line[c], "element %ld shares a face with %d other elements (non-conforming mesh)",
+                        it->cell_tag[c], (int)-v);
+            } else {
+                out->face_tag[(item - first) * nf + s] = (int32_t)v;
+            }
+        }
+}
+
+/* Faces travel in rounds, those of key[0] / P = round modulo FACE_ROUNDS in a round, so that a
+ * rank holds a quarter of its faces' messages at a time. */
+enum { FACE_ROUNDS = 4 };
+
+/* The face messages of one round, written where they go: two passes, the first counting (a
+ * buffer grown as faces come would hold up to twice as much). */
+static void pack_faces(MPI_Comm comm, const struct gmsh_items *it, const struct node_table *bnd, int64_t first,
+                       const struct cellset *out, int round, struct outbox *ob)
+{
+    const struct element *el = out->el;
+    const int P = comm_size(comm), me = comm_rank(comm), nvc = el->nnodes, nf = el->nfaces;
+    int64_t *count = xcalloc((size_t)P, sizeof *count);
+    struct face_msg **at = xcalloc((size_t)P, sizeof *at);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t i = 0; i < out->ncells * nf + it->nbnd; i++) {
+            struct face_msg m = {.src = me};
+            if (i < out->ncells * nf) {
+                m.item = first + i / nf;
+                m.side = (int32_t)(i % nf);
+                element_face_key(el, out->nodes + (i / nf) * nvc, m.side, m.key);
+            } else {
+                const long b = (long)(i - out->ncells * nf);
+                m.item = -1 - it->bnd_ord[b];
+                m.side = it->bnd_phys[b];
+                boundary_key(it, b, el->nface_nodes, bnd, m.key);
+            }
+            if (m.key[0] / P % FACE_ROUNDS != round)
+                continue;
+            const int r = (int)(m.key[0] % P);
+            if (pass)
+                *at[r]++ = m;
+            else
+                count[r]++;
+        }
+        for (int r = 0; r < P && pass == 0; r++)
+            if (count[r])
+                at[r] = buf_append(outbox_to(ob, r), (size_t)count[r] * sizeof **at);
+    }
+    free(count);
+    free(at);
 }
 
 /* Collective: the boundary tags of the faces of out's cells (ids first.. on this rank, from[]: see
  * add_cells). */
-static void tag_faces(MPI_Comm comm, const struct gmsh_items *it, const long *from, const int64_t *bnd_gid,
+static void tag_faces(MPI_Comm comm, const struct gmsh_items *it, const long *from, const struct node_table *bnd,
                       int64_t first, struct fail *f, struct cellset *out)
 {
-    const struct element *el = out->el;
-    const int P = comm_size(comm), me = comm_rank(comm), nvc = el->nnodes, nf = el->nfaces;
-    const int nvb = el->nface_nodes;
-    struct outbox ob;
-    struct inbox in;
-    outbox_init(&ob, comm);
-    for (int64_t c = 0; c < out->ncells; c++)
-        for (int s = 0; s < nf; s++) {
-            struct face_msg m = {.item = first + c, .etag = it->cell_tag[from[c]], .line = it->cell_line[from[c]],
-                                 .src = me, .side = s};
-            element_face_key(el, out->nodes + c * nvc, s, m.key);
-            buf_put(outbox_to(&ob, (int)(m.key[0] % P)), &m, sizeof m);
+    for (int round = 0; round < FACE_ROUNDS; round++) {
+        struct outbox ob;
+        struct inbox in;
+        outbox_init(&ob, comm);
+        pack_faces(comm, it, bnd, first, out, round, &ob);
+        comm_exchange(comm, &ob, &in);
+        outbox_free(&ob); /* its buffers, before the received faces are sorted */
+        outbox_init(&ob, comm);
+        /* sorted where they were received: comm_exchange puts the messages back to back in one
+         * block, and the sort's order does not depend on theirs (items are unique) */
+        int64_t n = 0;
+        for (int i = 0; i < in.n; i++)
+            n += (int64_t)(in.msg[i].len / sizeof(struct face_msg));
+        struct face_msg *all = (struct face_msg *)in.block;
+        qsort(all, (size_t)n, sizeof *all, face_msg_cmp);
+        for (int64_t i = 0, j; i < n; i = j) {
+            for (j = i + 1; j < n && !memcmp(all[j].key, all[i].key, sizeof all[i].key);)
+                j++;
+            match_face(all + i, j - i, &ob);
         }
-    for (long b = 0; b < it->nbnd; b++) {
-        struct face_msg m = {.key = {-1, -1, -1, -1}, .item = -1 - it->bnd_ord[b], .etag = it->bnd_tag[b],
-                             .line = it->bnd_line[b], .src = me, .side = it->bnd_phys[b]};
-        for (int i = 0; i < nvb; i++) { /* sorted as element_face_key sorts */
-            int j = i;
-            for (; j > 0 && m.key[j - 1] > bnd_gid[b * nvb + i]; j--)
-                m.key[j] = m.key[j - 1];
-            m.key[j] = bnd_gid[b * nvb + i];
-        }
-        buf_put(outbox_to(&ob, (int)(m.key[0] % P)), &m, sizeof m);
+        inbox_free(&in);
+        comm_exchange(comm, &ob, &in);
+        apply_replies(&in, it, from, first, f, out);
+        inbox_free(&in);
+        outbox_free(&ob);
     }
-    comm_exchange(comm, &ob, &in);
-    int64_t n = 0;
-    for (int i = 0; i < in.n; i++)
-        n += (int64_t)(in.msg[i].len / sizeof(struct face_msg));
-    struct face_msg *all = xmalloc((size_t)(n ? n : 1) * sizeof *all);
-    char *at = (char *)all;
-    for (int i = 0; i < in.n; at += in.msg[i].len, i++)
-        memcpy(at, in.msg[i].data, in.msg[i].len);
-    inbox_free(&in);
-    qsort(all, (size_t)n, sizeof *all, face_msg_cmp);
-    for (int64_t i = 0, j; i < n; i = j) {
-        for (j = i + 1; j < n && !memcmp(all[j].key, all[i].key, sizeof all[i].key);)
-            j++;
-        match_face(all + i, j - i, f, &ob);
-    }
-    free(all);
-    comm_exchange(comm, &ob, &in);
-    for (int i = 0; i < in.n; i++)
-        while (!buf_done(&in.msg[i])) {
-            int64_t c = buf_get_i64(&in.msg[i]) - first, s = buf_get_i64(&in.msg[i]);
-            out->face_tag[c * nf + s] = (int32_t)buf_get_i64(&in.msg[i]);
-        }
-    inbox_free(&in);
-    outbox_free(&ob);
 }
 
 /* ---- The read ---- */
@@ -512,27 +615,25 @@ int gmsh_read_share(MPI_Comm comm, const char *path, int dim, struct cellset *ou
     if (gmsh_parse(path, dim, &keep, &it, err, errlen))
         f.line = 0;
     int rc = agree(comm, &f);
-    const int nvc = out->el->nnodes, nvb = out->el->nface_nodes;
-    struct node_answer *ans = xmalloc((size_t)(it.ncells * nvc + 1) * sizeof *ans);
-    int64_t *bnd_gid = xmalloc((size_t)(it.nbnd * nvb + 1) * sizeof *bnd_gid);
+    struct node_table cells = {0}, bnd = {0};
     if (rc == 0) {
-        ask_nodes(comm, dim, &it, keep.node_lo, &f, ans, bnd_gid);
+        ask_nodes(comm, dim, &it, keep.node_lo, &f, &cells, &bnd);
         rc = agree(comm, &f);
     }
     if (rc == 0) {
         int64_t first;
-        long *from = add_cells(comm, &it, ans, &f, out, &first);
-        free(ans);
-        ans = NULL;
+        long *from = add_cells(comm, &it, &cells, &f, out, &first);
+        table_free(&cells);
+        cells = (struct node_table){0};
         rc = agree(comm, &f);
         if (rc == 0) {
-            tag_faces(comm, &it, from, bnd_gid, first, &f, out);
+            tag_faces(comm, &it, from, &bnd, first, &f, out);
             rc = agree(comm, &f);
         }
         free(from);
     }
-    free(ans);
-    free(bnd_gid);
+    table_free(&cells);
+    table_free(&bnd);
     gmsh_items_free(&it);
     return rc;
 }
