@@ -307,8 +307,8 @@ static char *node_block(MPI_Comm comm, const struct mesh *m, const struct regist
     return gid_push_exchange(&push, lo, cnt);
 }
 
-/* The root attributes and /diagnostics: sums whose last bits depend on the rank count
- * (h5diff --exclude-path /diagnostics). */
+/* The root attributes and /diagnostics (exact sums over the ranks: the same bits for any rank
+ * count). */
 static void write_attributes(hid_t file, const struct dump_meta *meta, int dim, int P, const char *tmp)
 {
     h5_attr_string(file, "format", CHECKPOINT_FORMAT, tmp);

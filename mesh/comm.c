@@ -186,6 +186,54 @@ void reduction_finish(struct reduction *r)
     r->active = 0;
 }
 
+void reduction_exact_start(MPI_Comm comm, struct reduction_exact *r, const struct xsum *v, int n)
+{
+    if (r->active)
+        reduction_exact_finish(r, NULL);
+    if (n < 1 || n > REDUCTION_MAX)
+        hydro_fatal(comm, EXIT_RUNTIME, "internal error: an exact reduction of %d sums (at most %d)", n, REDUCTION_MAX);
+    r->n = n;
+    for (int i = 0; i < n; i++) { /* carried: limbs in [0, 2^32), which 2^30 ranks sum without overflow */
+        struct xsum s = v[i];
+        xsum_carry(&s);
+        memcpy(r->in + (size_t)i * XSUM_LIMBS, s.limb, sizeof s.limb);
+    }
+    const int len = n * XSUM_LIMBS;
+#ifdef HYDRO_SMPI
+    r->comm = comm; /* blocking, where the result is needed: see reduction_start */
+    r->req = MPI_REQUEST_NULL;
+    (void)len;
+#else
+    MPI_CHECK(MPI_Iallreduce(r->in, r->out, len, MPI_INT64_T, MPI_SUM, comm, &r->req));
+#endif
+    r->active = 1;
+}
+
+void reduction_exact_finish(struct reduction_exact *r, double *out)
+{
+    if (r->active) {
+#ifdef HYDRO_SMPI
+        MPI_CHECK(MPI_Allreduce(r->in, r->out, r->n * XSUM_LIMBS, MPI_INT64_T, MPI_SUM, r->comm));
+#else
+        MPI_CHECK(MPI_Wait(&r->req, MPI_STATUS_IGNORE));
+#endif
+        r->active = 0;
+    }
+    for (int i = 0; out && i < r->n; i++) {
+        struct xsum s = {.adds = 0};
+        memcpy(s.limb, r->out + (size_t)i * XSUM_LIMBS, sizeof s.limb);
+        out[i] = xsum_round(&s);
+    }
+}
+
+void comm_sum_exact(MPI_Comm comm, const struct xsum *v, int n, double *out)
+{
+    struct reduction_exact *r = xcalloc(1, sizeof *r);
+    reduction_exact_start(comm, r, v, n);
+    reduction_exact_finish(r, out);
+    free(r);
+}
+
 void *buf_append(struct buf *b, size_t n)
 {
     if (b->len + n > b->cap) {

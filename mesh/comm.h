@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <mpi.h>
 
+#include "xsum.h"
+
 void comm_init(int *argc, char ***argv);
 void comm_finalize(void);
 int comm_rank(MPI_Comm comm);
@@ -55,6 +57,23 @@ struct reduction {
 void reduction_start(MPI_Comm comm, struct reduction *r, const double *v, int n, int is_min);
 /* Waits if still running; the result stays in r->out. */
 void reduction_finish(struct reduction *r);
+
+/* An exact sum over the ranks of up to REDUCTION_MAX exact sums (xsum.h), started now and
+ * finished when needed: their limbs are integers, summed by MPI_Iallreduce, so the total does
+ * not depend on how the terms fall to the ranks nor on the order the ranks are summed in. */
+struct reduction_exact {
+    MPI_Request req;
+    int n, active;
+    int64_t in[REDUCTION_MAX * XSUM_LIMBS], out[REDUCTION_MAX * XSUM_LIMBS];
+#ifdef HYDRO_SMPI
+    MPI_Comm comm;
+#endif
+};
+void reduction_exact_start(MPI_Comm comm, struct reduction_exact *r, const struct xsum *v, int n);
+/* Waits if still running; out[i] is sum i rounded to the nearest double. */
+void reduction_exact_finish(struct reduction_exact *r, double *out);
+/* Both at once (blocking). */
+void comm_sum_exact(MPI_Comm comm, const struct xsum *v, int n, double *out);
 
 /* Growable byte buffer with a read cursor, for messages. */
 struct buf {

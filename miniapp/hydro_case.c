@@ -213,7 +213,9 @@ static void hydro_restored(void *self, struct run *run)
     s->totals.energy0 = run->restart->energy0;
     for (int k = 0; k < run->restart->nmat && run->restart->nmat == s->h.hp.nmat; k++) {
         s->totals.mat0[k] = run->restart->mat_mass0[k];
-        s->h.removed[k] = run->rank == 0 ? run->restart->mat_removed[k] : 0; /* summed over the ranks */
+        xsum_init(&s->h.removed[k]); /* summed over the ranks: the dump's total on rank 0 */
+        if (run->rank == 0)
+            xsum_add(&s->h.removed[k], run->restart->mat_removed[k]);
     }
 }
 
@@ -299,10 +301,9 @@ static void hydro_diagnostics(const void *self, struct run *run, struct dump_met
         return;
     for (int k = 0; k < meta->nmat; k++) {
         meta->mat_mass0[k] = s->totals.mat0[k];
-        meta->mat_removed[k] = s->h.removed[k];
         snprintf(meta->mat_names[k], sizeof meta->mat_names[k], "%s", run->cfg.mat[k].name);
     }
-    comm_sum_doubles(run->comm, meta->mat_removed, meta->nmat); /* what left the cells, over the ranks */
+    comm_sum_exact(run->comm, s->h.removed, meta->nmat, meta->mat_removed); /* what left the cells, over the ranks */
 }
 
 static double hydro_burn_seconds(void *self, long n)

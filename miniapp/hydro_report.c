@@ -15,25 +15,25 @@
 static void wait_totals(struct totals_report *t, struct run *run)
 {
     timers_start(&run->tm, TIMER_REDUCE);
-    reduction_finish(&t->red);
+    reduction_exact_finish(&t->red, t->out);
     timers_stop(&run->tm, TIMER_REDUCE);
 }
 
 static void start_totals(struct totals_report *t, struct run *run, const struct hydro *h)
 {
-    double v[REDUCTION_MAX];
+    struct xsum v[REDUCTION_MAX];
     hydro_totals(h, v);
-    reduction_start(run->comm, &t->red, v, hydro_totals_count(h), 0);
+    reduction_exact_start(run->comm, &t->red, v, hydro_totals_count(h));
 }
 
 void hydro_totals_initial(struct totals_report *t, struct run *run, const struct hydro *h)
 {
     start_totals(t, run, h);
     wait_totals(t, run);
-    t->mass0 = t->red.out[0];
-    t->energy0 = t->red.out[1];
+    t->mass0 = t->out[0];
+    t->energy0 = t->out[1];
     for (int k = 0; k < t->nmat && t->nmat > 1; k++)
-        t->mat0[k] = t->red.out[2 + k];
+        t->mat0[k] = t->out[2 + k];
     t->cycle = -1;
 }
 
@@ -43,7 +43,7 @@ static void print_materials(const struct totals_report *t, struct run *run)
 {
     char line[1024] = "";
     for (int k = 0; k < t->nmat; k++) {
-        double mk = t->red.out[2 + k], gone = t->red.out[2 + t->nmat + k];
+        double mk = t->out[2 + k], gone = t->out[2 + t->nmat + k];
         size_t len = strlen(line);
         if (t->mat0[k] > 0)
             snprintf(line + len, sizeof line - len, "%s%s %.12e (drift %+.3e, removed %.3e)", k ? "; " : "",
@@ -58,7 +58,7 @@ static void print_materials(const struct totals_report *t, struct run *run)
 static void print_totals(struct totals_report *t, struct run *run)
 {
     wait_totals(t, run);
-    double mass = t->red.out[0], energy = t->red.out[1];
+    double mass = t->out[0], energy = t->out[1];
     listing_printf(run->lst, "Hydro", "Totals at cycle %ld, time %.6e: mass %.12e (drift %+.3e), energy %.12e "
                    "(drift %+.3e)", t->cycle, t->time, mass, (mass - t->mass0) / t->mass0, energy,
                    (energy - t->energy0) / fabs(t->energy0));
@@ -82,7 +82,7 @@ void hydro_totals_listing(struct totals_report *t, struct run *run, const struct
         print_totals(t, run);
 }
 
-void hydro_totals_free(struct totals_report *t) { reduction_finish(&t->red); }
+void hydro_totals_free(struct totals_report *t) { reduction_exact_finish(&t->red, NULL); }
 
 void hydro_report_stop(struct run *run, int holds, const char *msg)
 {

@@ -11,7 +11,8 @@
 struct run;
 
 struct totals_report {
-    struct reduction red; /* the totals of cycle `cycle`, in flight when cycle >= 0 */
+    struct reduction_exact red; /* the totals of cycle `cycle`, in flight when cycle >= 0 */
+    double out[REDUCTION_MAX];  /* its result, once finished */
     long cycle;
     double time;
     double mass0, energy0; /* at t = 0: the drift's reference */

@@ -82,8 +82,8 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
         h->failed = 1;
     KERNEL(ops, K_R_MOVE, remap_move(m, f, w));
     for (int k = 0; k < h->hp.nmat; k++) { /* what left the cells below the threshold, kept in h */
-        h->removed[k] += w->removed[k];
-        w->removed[k] = 0;
+        xsum_merge(&h->removed[k], &w->removed[k]);
+        xsum_init(&w->removed[k]);
     }
     ops->sync(ops->ctx, SP_STEP_END);
     if (!last)
@@ -119,33 +119,30 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
 
 int hydro_totals_count(const struct hydro *h) { return h->hp.nmat > 1 ? 2 + 2 * h->hp.nmat : 2; }
 
-void hydro_totals(const struct hydro *h, double *out)
+void hydro_totals(const struct hydro *h, struct xsum *out)
 {
     const struct mesh *m = h->m;
     const struct hydro_fields *f = &h->f;
     const int nm = h->hp.nmat;
-    double mass = 0, energy = 0;
-    for (int32_t c = 0; c < m->ncells_owned; c++) {
-        mass += f->mass[c];
-        energy += f->mass[c] * f->e[c];
+    for (int i = 0; i < hydro_totals_count(h); i++)
+        xsum_init(&out[i]);
+    for (int32_t c = 0; c < m->ncells_owned; c++) { /* each term is a function of its item alone */
+        xsum_add(&out[0], f->mass[c]);
+        xsum_add(&out[1], f->mass[c] * f->e[c]);
     }
     for (int32_t n = 0; n < m->nnodes_owned; n++) {
         const double *v = f->v + 3 * (size_t)n;
-        energy += 0.5 * f->nmass[n] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        xsum_add(&out[1], 0.5 * f->nmass[n] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
     }
-    out[0] = mass;
-    out[1] = energy;
     if (nm < 2)
         return;
-    double mk[HYDRO_MAT_MAX] = {0}, row[HYDRO_MAT_MAX];
+    double row[HYDRO_MAT_MAX];
     double *const pure[MQ_COUNT] = {NULL, f->mass};
-    for (int32_t c = 0; c < m->ncells_owned; c++) { /* each material's mass (absent: + 0, exact) */
+    for (int32_t c = 0; c < m->ncells_owned; c++) { /* each material's mass */
         matstore_get(f->ms, pure, c, MQ_MASS, row);
         for (int k = 0; k < nm; k++)
-            mk[k] += row[k];
+            xsum_add(&out[2 + k], row[k]);
     }
-    for (int k = 0; k < nm; k++) { /* and the mass that left cells */
-        out[2 + k] = mk[k];
+    for (int k = 0; k < nm; k++) /* and the mass that left cells */
         out[2 + nm + k] = h->removed[k];
-    }
 }

@@ -105,7 +105,7 @@ struct hydro {
     double cand;                  /* this rank's dt candidate, -1 when failed */
     double density_ratio;         /* microhydro: the largest (rho1 - rho0) / rho1 of the Lagrange phase */
     int32_t cand_cell;            /* the owned cell giving it */
-    double removed[HYDRO_MAT_MAX]; /* mass of each material that left this rank's owned cells (threshold) */
+    struct xsum removed[HYDRO_MAT_MAX]; /* mass of each material that left this rank's owned cells (threshold) */
 };
 
 /* One cycle (number cycle: the first sweep of a directional remap) with steps dt and dt_old:
@@ -114,9 +114,10 @@ struct hydro {
  * ratio (out[2]; 0 with MaHyCo's control). */
 void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, double dt, double dt_old, double out[3]);
 
-/* Owned totals: mass, internal + kinetic energy and, with several materials, each material's
- * mass then the mass each lost to the threshold (hydro_totals_count values). */
+/* Owned totals, exact (xsum.h: the same bits whatever the partition and the order of the
+ * terms): mass, internal + kinetic energy and, with several materials, each material's mass
+ * then the mass each lost to the threshold (hydro_totals_count sums). */
 int hydro_totals_count(const struct hydro *h);
-void hydro_totals(const struct hydro *h, double *out);
+void hydro_totals(const struct hydro *h, struct xsum *out);
 
 #endif

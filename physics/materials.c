@@ -251,14 +251,14 @@ void mat_remap_values(int nmat, const struct hydro_fields *f, int32_t c, double 
 /* mat_remap_cell for a pure cell of material k that only its own material crossed: the loops
  * below with the others' zeros (every sum with them exact). */
 static double remap_pure(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, int k, double vol,
-                         double dv, double dm, double de, double *eint, double *removed)
+                         double dv, double dm, double de, double *eint, struct xsum *removed)
 {
     double vk = 1.0 * vol + dv, mk = f->mass[c] + dm, ek = f->mass[c] * f->e[c] + de;
     double vsum = 0.0 + (vk > 0 ? vk : 0), kept = 0;
     if (vk > 0 && vk >= hp->threshold * vsum && mk > 0) {
         kept = 0.0 + vk;
     } else { /* the material leaves: the cell keeps it at 0, and fails */
-        removed[k] += mk;
+        xsum_add(&removed[k], mk);
         vk = mk = ek = 0;
     }
     double fk = kept > 0 ? vk / kept : 0;
@@ -271,7 +271,7 @@ static double remap_pure(const struct hydro_params *hp, struct hydro_fields *f, 
 }
 
 double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double vol, const double *dv,
-                      const double *dm, const double *de, double *eint, double *removed)
+                      const double *dm, const double *de, double *eint, struct xsum *removed)
 {
     const int nm = hp->nmat;
     const int32_t pure = f->ms->cell[c];
@@ -298,7 +298,7 @@ double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int
             kept += vk[k];
             continue;
         }
-        removed[k] += mk[k]; /* negative: mass a clip to zero adds */
+        xsum_add(&removed[k], mk[k]); /* negative: mass a clip to zero adds */
         vk[k] = mk[k] = ek[k] = 0;
     }
     double mass = 0, e = 0;

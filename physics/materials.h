@@ -28,6 +28,7 @@
 #define HYDRO_MATERIALS_H
 
 #include "hydro.h"
+#include "xsum.h"
 
 /* Remap columns per material: f_k, m_k / V, m_k e_k / V. */
 enum { MAT_NPHI = 3 };
@@ -54,7 +55,7 @@ void mat_remap_values(int nmat, const struct hydro_fields *f, int32_t c, double 
  * fractions, masses and energies; materials below the threshold leave (their mass added to
  * removed[k]). Returns the cell's new mass and sets *eint to its internal energy. */
 double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double vol, const double *dv,
-                      const double *dm, const double *de, double *eint, double *removed);
+                      const double *dm, const double *de, double *eint, struct xsum *removed);
 /* The remap's heating (dissipated kinetic energy dk per unit mass) of cell c's materials, when
  * every material stays admissible; the cell's mean energy is then mat_eos_cell's. */
 void mat_heat(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double dk);

@@ -25,6 +25,7 @@
 #define HYDRO_REMAP_H
 
 #include "hydro.h"
+#include "xsum.h"
 
 enum { REMAP_NPHI = 6 }; /* reconstructed: rho, e, k (specific kinetic energy), u_x, u_y, u_z */
 /* then, with several materials, MAT_NPHI per material (materials.h) */
@@ -48,7 +49,7 @@ struct remap_work {
     int32_t *mslot;
     double *mgrad; /* [rows][MAT_NPHI nmat][3], one row per upwind cell along a material boundary */
     size_t mcap;   /* doubles allocated in mgrad */
-    double removed[HYDRO_MAT_MAX]; /* mass of each material that left cells (below the threshold), summed
+    struct xsum removed[HYDRO_MAT_MAX]; /* mass of each material that left cells (below the threshold), summed
                                     * over the owned cells since remap_work_init */
 };
 

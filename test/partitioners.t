@@ -16,6 +16,8 @@ same() {
     ok $? "$4"
     [ -z "$out" ] || diag "$out"
 }
+# totals DIR: the listing's totals lines
+totals() { grep -E 'Totals at cycle|Materials at cycle' "$1/log" | sed 's/^[^ ]* *//'; }
 # share DIR: the largest rank's cells before the partition against the average
 share() { sed -n 's/.*Before the partition, the most a rank holds: [0-9]* cells (\([0-9.]*\) x the average).*/\1/p' "$1/log"; }
 
@@ -39,6 +41,8 @@ for case in sod sedov; do
             ok $? "$case, parallel.partitioner = $pt on $np ranks: every rank owns cells, the listing names the partitioner and its edge cut"
             [ $rc -eq 0 ] || diag "$(cat $d/err)"
             same $case.ref $d 000010 "$case, $pt on $np ranks: bit for bit 1 rank"
+            [ -n "$(totals $d)" ] && [ "$(totals $d)" = "$(totals $case.ref)" ]
+            ok $? "$case, $pt on $np ranks: the listing's totals are 1 rank's, drifts included (exact sums)"
             s=$(share $d)
             if [ $pt = metis ]; then
                 [ "$s" = "$np.00" ]; ok $? "$case, metis on $np ranks: rank 0 generates the whole box ($s x the average)"
