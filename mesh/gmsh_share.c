@@ -57,8 +57,9 @@ static void select_begin(struct select *s)
     memset(s->hist, 0, SELECT_BUCKETS * sizeof *s->hist);
 }
 
-/* After a pass: the bucket holding the k-th tag becomes the range; done when it is one value. */
-static void select_narrow(struct select *s)
+/* After a pass: the bucket holding the k-th tag becomes the range; done when it is one value.
+ * Returns -1 when no bucket holds it (the file changed between the passes). */
+static int select_narrow(struct select *s)
 {
     int64_t cum = s->below;
     for (long j = 0; j < SELECT_BUCKETS; j++) {
@@ -68,11 +69,13 @@ static void select_narrow(struct select *s)
                                                                             : (long)((unsigned long)lo + s->width - 1);
             s->lo = lo;
             s->below = cum;
-            break;
+            s->active = s->lo != s->hi;
+            return 0;
         }
         cum += s->hist[j];
     }
-    s->active = s->lo != s->hi;
+    s->active = 0;
+    return -1;
 }
 
 /* Cut i (0: this rank's first item, 1: the next rank's) of a kind of n items: share number
@@ -100,7 +103,8 @@ static void cut_range(const struct kind *k, long *lo, long *hi, int *to_end)
 {
     *lo = k->sel[0].k == 0 ? LONG_MIN : k->sel[0].lo;
     *to_end = k->sel[1].k == k->n;
-    *hi = *to_end ? LONG_MAX : k->sel[1].lo;
+    /* a rank whose share is empty (more ranks than items) keeps nothing, whatever the tags */
+    *hi = *to_end ? LONG_MAX : k->sel[1].k == 0 ? LONG_MIN : k->sel[1].lo;
 }
 
 /* ---- Errors: the one on the smallest line of the file wins, and rank 0 reports it ---- */
@@ -535,13 +539,19 @@ static void tag_faces(MPI_Comm comm, const struct gmsh_items *it, const long *fr
         int64_t n = 0;
         for (int i = 0; i < in.n; i++)
             n += (int64_t)(in.msg[i].len / sizeof(struct face_msg));
-        struct face_msg *all = (struct face_msg *)in.block;
+        struct face_msg *all = (struct face_msg *)in.block, *copy = NULL;
+        if (!all && n) { /* MPI_Alltoallv in several rounds (SMPI build): messages on their own */
+            char *at = (char *)(all = copy = xmalloc((size_t)n * sizeof *all));
+            for (int i = 0; i < in.n; at += in.msg[i].len, i++)
+                memcpy(at, in.msg[i].data, in.msg[i].len);
+        }
         qsort(all, (size_t)n, sizeof *all, face_msg_cmp);
         for (int64_t i = 0, j; i < n; i = j) {
             for (j = i + 1; j < n && !memcmp(all[j].key, all[i].key, sizeof all[i].key);)
                 j++;
             match_face(all + i, j - i, &ob);
         }
+        free(copy);
         inbox_free(&in);
         comm_exchange(comm, &ob, &in);
         apply_replies(&in, it, from, first, f, out);
@@ -589,8 +599,10 @@ static int find_cuts(MPI_Comm comm, const char *path, int dim, struct kind kinds
         gmsh_items_free(&it);
         for (int k = 0; k < 2; k++)
             for (int i = 0; i < 2; i++)
-                if (kinds[k].sel[i].active)
-                    select_narrow(&kinds[k].sel[i]);
+                if (kinds[k].sel[i].active && select_narrow(&kinds[k].sel[i]) && !rc) {
+                    snprintf(f->err, f->errlen, "%s: the file changed while it was read", path);
+                    rc = -1;
+                }
     }
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < 2; i++)

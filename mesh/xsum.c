@@ -11,7 +11,7 @@ void xsum_init(struct xsum *s) { memset(s, 0, sizeof *s); }
 
 void xsum_carry(struct xsum *s)
 {
-    for (int i = 0; i < XSUM_LIMBS - 1; i++) {
+    for (int i = 0; i < XSUM_DIGITS - 1; i++) {
         int64_t low = s->limb[i] & LOW; /* the value modulo 2^32, in [0, 2^32) */
         s->limb[i + 1] += (s->limb[i] - low) / ((int64_t)1 << 32); /* an exact multiple of 2^32 */
         s->limb[i] = low;
@@ -23,6 +23,10 @@ void xsum_add(struct xsum *s, double x)
 {
     if (x == 0)
         return;
+    if (!isfinite(x)) {
+        s->limb[isnan(x) ? XSUM_NAN : x > 0 ? XSUM_PINF : XSUM_NINF]++;
+        return;
+    }
     int e;
     double f = frexp(x, &e);             /* x = f 2^e, 1/2 <= |f| < 1 */
     int64_t m = (int64_t)ldexp(f, 53);   /* x = m 2^(e - 53), |m| < 2^53, exact */
@@ -55,16 +59,20 @@ static uint64_t limb_at(const struct xsum *s, int i) { return i >= 0 ? (uint64_t
 
 double xsum_round(const struct xsum *in)
 {
+    if (in->limb[XSUM_NAN] || (in->limb[XSUM_PINF] && in->limb[XSUM_NINF]))
+        return NAN;
+    if (in->limb[XSUM_PINF] || in->limb[XSUM_NINF])
+        return in->limb[XSUM_PINF] ? INFINITY : -INFINITY;
     struct xsum s = *in;
     xsum_carry(&s);
     double sign = 1;
-    if (s.limb[XSUM_LIMBS - 1] < 0) { /* the magnitude, carried again */
-        for (int i = 0; i < XSUM_LIMBS; i++)
+    if (s.limb[XSUM_DIGITS - 1] < 0) { /* the magnitude, carried again */
+        for (int i = 0; i < XSUM_DIGITS; i++)
             s.limb[i] = -s.limb[i];
         xsum_carry(&s);
         sign = -1;
     }
-    int h = XSUM_LIMBS - 1;
+    int h = XSUM_DIGITS - 1;
     while (h >= 0 && s.limb[h] == 0)
         h--;
     if (h < 0)

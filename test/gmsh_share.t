@@ -1,7 +1,8 @@
 #!/bin/sh
 # The Gmsh reader by shares (mesh/gmsh_share.c, for the distributed partitioners) on 1-4 ranks
 # against the whole read: the same cells, nodes, positions and boundary tags, each rank holding
-# its share; files whose tags are not dense nor in order; bad files give gmsh_read's message,
+# its share; files whose tags are not dense nor in order, more ranks than cells, tags below 1;
+# bad files give gmsh_read's message,
 # from rank 0 only, and every rank fails (test/mpi/gmsh_mpi.c).
 . test/lib.sh
 tmp=$(mktemp -d)
@@ -31,6 +32,12 @@ for np in 1 2 3 4; do
              "3 $tmp/hex_scrambled.msh" "2 $tmp/disc_scrambled.msh"; do
         run_ok "np=$np $f" mpi $np "$BUILD/test/gmsh_mpi" $f
     done
+done
+
+# more ranks than cells, and tags below 1 (a rank whose share is empty keeps nothing)
+printf '$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 6 1 6\n2 1 0 6\n1\n2\n3\n4\n5\n6\n0 0 0\n1 0 0\n2 0 0\n0 1 0\n1 1 0\n2 1 0\n$EndNodes\n$Elements\n1 2 -5 7\n2 1 3 2\n-5 1 2 5 4\n7 2 3 6 5\n$EndElements\n' > "$tmp/two.msh"
+for np in 3 4; do
+    run_ok "np=$np two quads of tags -5 and 7" mpi $np "$BUILD/test/gmsh_mpi" 2 "$tmp/two.msh" untagged
 done
 
 # bad files: one change to box_2d.msh each (line: sed command)

@@ -43,6 +43,9 @@ int main(void)
     double h[] = {-3.5, 1.25};
     tap_ok(&t, sum_of(h, 2) == -2.25, "negative totals");
     tap_ok(&t, sum_of(NULL, 0) == 0.0, "the empty sum is 0");
+    double n1[] = {1.0, NAN, 2.0}, n2[] = {1.0, INFINITY}, n3[] = {-INFINITY, 1.0}, n4[] = {INFINITY, -INFINITY};
+    tap_ok(&t, isnan(sum_of(n1, 3)) && sum_of(n2, 2) == INFINITY && sum_of(n3, 2) == -INFINITY && isnan(sum_of(n4, 2)),
+           "a NaN term gives NaN, an infinity gives it, both infinities NaN (a blown-up run shows)");
 
     /* random terms over 600 binades, both signs: any order, any split, the same bits */
     enum { N = 20000 };
