@@ -2,8 +2,8 @@
 # The Gmsh reader by shares (mesh/gmsh_share.c, for the distributed partitioners) on 1-4 ranks
 # against the whole read: the same cells, nodes, positions and boundary tags, each rank holding
 # its share; files whose tags are not dense nor in order, more ranks than cells, tags below 1;
-# bad files give gmsh_read's message,
-# from rank 0 only, and every rank fails (test/mpi/gmsh_mpi.c).
+# bad files give gmsh_read's message, from rank 0 only, and every rank fails
+# (test/mpi/gmsh_mpi.c).
 . test/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
