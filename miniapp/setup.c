@@ -47,17 +47,23 @@ static void tstop(struct timers *tm, enum timer_id id)
         timers_stop(tm, id);
 }
 
-/* The most cells and nodes a rank holds before the partition, against the mesh's cells and
- * nodes over the ranks (1: each rank its share; the number of ranks: rank 0 holds everything).
- * Node ids are 0.. for generated boxes and Gmsh meshes alike. */
-static void print_share(MPI_Comm comm, const struct cellset *cs, struct listing *lst)
+/* Collective: the mesh's nodes, from the largest node id any rank holds (ids are 0.. for
+ * generated boxes and Gmsh meshes alike). */
+static long long mesh_nodes(MPI_Comm comm, const struct cellset *cs)
 {
-    const int P = comm_size(comm);
     long long top = -1;
     for (int64_t i = 0; i < cs->nnodes; i++)
         top = cs->node_gid[i] > top ? cs->node_gid[i] : top;
+    return comm_max_ll(comm, top) + 1;
+}
+
+/* The most cells and nodes a rank holds before the partition, against the mesh's cells and
+ * nodes over the ranks (1: each rank its share; the number of ranks: rank 0 holds everything). */
+static void print_share(MPI_Comm comm, const struct cellset *cs, struct listing *lst)
+{
+    const int P = comm_size(comm);
     long long cmax = comm_max_ll(comm, cs->ncells), nmax = comm_max_ll(comm, cs->nnodes);
-    double cavg = (double)comm_sum_ll(comm, cs->ncells) / P, navg = (double)(comm_max_ll(comm, top) + 1) / P;
+    double cavg = (double)comm_sum_ll(comm, cs->ncells) / P, navg = (double)mesh_nodes(comm, cs) / P;
     listing_printf(lst, "Mesh", "Before the partition, the most a rank holds: %lld cells (%.2f x the average), "
                    "%lld nodes (%.2f x)", cmax, cavg > 0 ? (double)cmax / cavg : 0.0, nmax,
                    navg > 0 ? (double)nmax / navg : 0.0);
@@ -135,11 +141,8 @@ int setup_check_mesh(MPI_Comm comm, const struct config *cfg, char *summary, siz
         struct cellset cs;
         cellset_init(&cs, (int)cfg->dim);
         ok = gmsh_read_share(comm, cfg->mesh_file, (int)cfg->dim, &cs, err, errlen) == 0;
-        long long top = -1;
-        for (int64_t i = 0; i < cs.nnodes; i++)
-            top = cs.node_gid[i] > top ? cs.node_gid[i] : top;
         cells = comm_sum_ll(comm, cs.ncells);
-        nodes = comm_max_ll(comm, top) + 1; /* used nodes are numbered 0.. */
+        nodes = mesh_nodes(comm, &cs);
         cellset_free(&cs);
     } else if (cfg->mesh_kind == MESH_GMSH && me == 0) {
         struct cellset cs;
