@@ -14,6 +14,10 @@ PKGS := hdf5-mpi inih
 
 CFLAGS ?= -O2 -g
 WARN := -std=c11 -Wall -Wextra -Werror
+# OpenMP threads in the kernels and in the packing of messages (mesh/par.h; OMP_NUM_THREADS per
+# rank, 1 when unset). OPENMP=0 builds without them (the pragmas vanish); the SMPI build has none.
+OPENMP ?= 1
+OMP_FLAGS := $(if $(filter 1,$(OPENMP)),-fopenmp)
 CPPFLAGS := -D_XOPEN_SOURCE=700 -Imesh -Iminiapp -Iphysics -Iio -I$(BUILD)
 # Deferred (=): evaluated after 'make deps' has installed pkg-config and the libraries.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -54,6 +58,7 @@ IO_SRC := $(wildcard io/*.c)
 # Debian's Zoltan and PT-Scotch are built against Open MPI, not SMPI: that build has METIS only.
 MESH_SRC := $(wildcard mesh/*.c)
 ifeq ($(HYDRO_SMPI),1)
+OMP_FLAGS :=
 PKGS := inih
 IO_SRC := io/smpi/noio.c
 MESH_SRC := $(filter-out mesh/part_zoltan.c mesh/part_ptscotch.c,$(MESH_SRC))
@@ -75,26 +80,26 @@ TEST_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%) $(MPI_TEST_SRC:test/mpi/%.
 all: $(BUILD)/hydro
 
 $(BUILD)/hydro: $(BUILD)/miniapp/main.o $(BUILD)/libhydro.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) $(OMP_FLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/libhydro.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/%.o: %.c | $(BUILD)/version.h
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(WARN) $(CFLAGS) $(OMP_FLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/test/%: test/unit/%.c $(BUILD)/libhydro.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itest $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) $(OMP_FLAGS) $(CPPFLAGS) -Itest $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/test/%: test/mpi/%.c $(BUILD)/libhydro.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itest $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) $(OMP_FLAGS) $(CPPFLAGS) -Itest $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/test/%: test/tools/%.c test/exact/exact.h $(BUILD)/libhydro.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itest $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) $(OMP_FLAGS) $(CPPFLAGS) -Itest $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
 
 # Version header: rewritten only when the revision changes, so builds stay incremental.
 $(BUILD)/version.h: miniapp/version.h.in FORCE
@@ -176,7 +181,7 @@ check:
 BENCH_PROGS := $(patsubst run/bench/%.c,$(BUILD)/bench/%,$(wildcard run/bench/*.c))
 $(BUILD)/bench/%: run/bench/%.c run/bench/median.h $(BUILD)/libhydro.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
+	$(CC) $(WARN) $(CFLAGS) $(OMP_FLAGS) $(CPPFLAGS) $(PKG_CFLAGS) -o $@ $< $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
 
 # Benchmarks (never part of make check, at most 10 minutes on 2 cores): grind time, memory,
 # synchronisation, migration and checkpoint figures, each beside its baseline, in a dated

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "idmap.h"
+#include "par.h"
 
 /* lengths and payloads apart: a rank may take every length (any source) before any payload */
 enum { TAG_EXCHANGE = 17, TAG_EXCHANGE_DATA = 18 };
@@ -15,11 +16,25 @@ static const size_t CHUNK = (size_t)1 << 30;
 
 void comm_init(int *argc, char ***argv)
 {
-    MPI_CHECK(MPI_Init(argc, argv));
+    /* threads (mesh/par.h) compute between the calls; only the main thread calls MPI */
+    int provided = MPI_THREAD_SINGLE;
+    MPI_CHECK(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided));
     /* errors come back to MPI_CHECK, which names the call and its file:line before MPI_Abort
      * (communicators made from the world one inherit this) */
     MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+#ifdef _OPENMP
+    /* one thread per rank unless OMP_NUM_THREADS says otherwise: N ranks on N cores must not
+     * each start a thread per core */
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (!env || !*env)
+        omp_set_num_threads(1);
+    if (provided < MPI_THREAD_FUNNELED && omp_get_max_threads() > 1)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_BADINPUT, "this MPI library gives thread level %d, below "
+                    "MPI_THREAD_FUNNELED: run with OMP_NUM_THREADS=1", provided);
+#endif
 }
+
+int comm_threads(void) { return par_threads(); }
 void comm_finalize(void) { MPI_CHECK(MPI_Finalize()); }
 
 int comm_rank(MPI_Comm comm)

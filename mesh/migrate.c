@@ -8,6 +8,7 @@
 
 #include "bucket.h"
 #include "check.h"
+#include "par.h"
 
 /* A received item: message index in the high bits, position in the message in the low 40. */
 enum { POS_BITS = 40 };
@@ -27,6 +28,7 @@ static void pack_values(struct buf *b, const struct registry *reg, enum var_cent
             continue;
         size_t row = (size_t)var->ncomp * sizeof(double);
         char *dst = buf_append(b, (size_t)n * row);
+        PAR_FOR(n) /* reads only: material rows too */
         for (int64_t i = 0; i < n; i++) {
             if (var->flags & VAR_MATERIAL) { /* one value per material, 0 where absent */
                 double vals[MATSTORE_MAX];
@@ -327,6 +329,7 @@ static void fill_family(struct migration *mg, int family, const int64_t *new_gid
             var->data = data;
             continue;
         }
+        PAR_FOR(new_n)
         for (int32_t i = 0; i < new_n; i++) {
             if (src[i] >= 0) {
                 memcpy(data + (size_t)i * var->ncomp, var->data + (size_t)src[i] * var->ncomp, row);

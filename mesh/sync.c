@@ -8,6 +8,7 @@
 #include "bucket.h"
 #include "check.h"
 #include "comm.h"
+#include "par.h"
 
 /* Tags of groups: cell and node plans interleave so that no two live groups share a tag. */
 enum { TAG_BASE = 1000, TAG_SPAN = 30000 };
@@ -342,11 +343,13 @@ static int32_t pack(const struct sync_group *g, const int32_t *idx, int32_t n, d
     for (int v = 0; v < nplain; v++) {
         const struct var *var = &g->reg->v[g->vars[v]];
         int nc = var->ncomp, stride = var->stride;
+        PAR_FOR(n) /* each item at its place in the block */
         for (int32_t k = 0; k < n; k++) {
             const double *src = var->data + (size_t)idx[k] * stride;
             for (int c = 0; c < nc; c++)
-                *dst++ = src[c];
+                dst[(size_t)k * nc + c] = src[c];
         }
+        dst += (size_t)n * nc;
     }
     *arcane = dst - start;
     if (nplain == g->nvars)
@@ -369,11 +372,13 @@ static int32_t unpack(const struct sync_group *g, const int32_t *idx, int32_t n,
     for (; v < g->nplain; v++) {
         struct var *var = &g->reg->v[g->vars[v]];
         int nc = var->ncomp, stride = var->stride;
+        PAR_FOR(n)
         for (int32_t k = 0; k < n; k++) {
             double *dst = var->data + (size_t)idx[k] * stride;
             for (int c = 0; c < nc; c++)
-                dst[c] = *src++;
+                dst[c] = src[(size_t)k * nc + c];
         }
+        src += (size_t)n * nc;
     }
     if (v == g->nvars)
         return (int32_t)(src - start);

@@ -1,4 +1,8 @@
 /* hydro: prolog (deck, mesh, ghosts, plans), time loop, epilog (timers, TotalReel). */
+#ifdef __linux__
+#define _GNU_SOURCE /* sched_getaffinity: the cores a rank's threads may use */
+#include <sched.h>
+#endif
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,13 +25,31 @@
 #include "setup.h"
 #include "version.h"
 
+/* Cores this process may run on (its affinity mask: mpirun binds each rank to one core by
+ * default), 0 when unknown. */
+static int cores_allowed(void)
+{
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return CPU_COUNT(&set);
+#endif
+    return 0;
+}
+
 static void banner(struct run *run)
 {
     char date[64];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S", localtime(&now));
-    listing_printf(run->lst, "Internal", "hydro %s (%s), %d ranks, started %s", HYDRO_VERSION, HYDRO_REVISION,
-                   run->size, date);
+    int threads = comm_threads();
+    listing_printf(run->lst, "Internal", "hydro %s (%s), %d ranks x %d thread%s, started %s", HYDRO_VERSION,
+                   HYDRO_REVISION, run->size, threads, threads > 1 ? "s" : "", date);
+    int cores = cores_allowed();
+    if (threads > 1 && cores > 0 && cores < threads)
+        listing_printf(run->lst, "Internal", "Warning: %d threads per rank, but rank 0 may run on %d core%s only (its "
+                       "binding): launch with mpirun --bind-to none, or --map-by slot:PE=%d", threads, cores,
+                       cores > 1 ? "s" : "", threads);
     listing_printf(run->lst, "Internal", "Deck: %s", run->deck_path);
     for (const char *s = run->deck_text; *s;) { /* the resolved deck, for the record */
         const char *e = strchr(s, '\n');

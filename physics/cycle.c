@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "lagrange.h"
+#include "par.h"
 
 /* Runs `call` as kernel k: the miniapp times and counts it. */
 #define KERNEL(ops, k, call)               \
@@ -123,26 +124,38 @@ void hydro_totals(const struct hydro *h, struct xsum *out)
 {
     const struct mesh *m = h->m;
     const struct hydro_fields *f = &h->f;
-    const int nm = h->hp.nmat;
-    for (int i = 0; i < hydro_totals_count(h); i++)
+    const int nm = h->hp.nmat, nt = hydro_totals_count(h);
+    for (int i = 0; i < nt; i++)
         xsum_init(&out[i]);
-    for (int32_t c = 0; c < m->ncells_owned; c++) { /* each term is a function of its item alone */
-        xsum_add(&out[0], f->mass[c]);
-        xsum_add(&out[1], f->mass[c] * f->e[c]);
+    PAR_REGION(m->ncells_owned)
+    { /* each term is a function of its item alone, and the sums are exact: any order will do */
+        struct xsum part[2 + HYDRO_MAT_MAX];
+        for (int i = 0; i < 2 + nm; i++)
+            xsum_init(&part[i]);
+        PAR_LOOP
+        for (int32_t c = 0; c < m->ncells_owned; c++) {
+            xsum_add(&part[0], f->mass[c]);
+            xsum_add(&part[1], f->mass[c] * f->e[c]);
+        }
+        PAR_LOOP
+        for (int32_t n = 0; n < m->nnodes_owned; n++) {
+            const double *v = f->v + 3 * (size_t)n;
+            xsum_add(&part[1], 0.5 * f->nmass[n] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+        }
+        if (nm > 1) {
+            double row[HYDRO_MAT_MAX];
+            double *const pure[MQ_COUNT] = {NULL, f->mass};
+            PAR_LOOP
+            for (int32_t c = 0; c < m->ncells_owned; c++) { /* each material's mass */
+                matstore_get(f->ms, pure, c, MQ_MASS, row);
+                for (int k = 0; k < nm; k++)
+                    xsum_add(&part[2 + k], row[k]);
+            }
+        }
+        PAR_CRITICAL
+        for (int i = 0; i < (nm > 1 ? 2 + nm : 2); i++)
+            xsum_merge(&out[i], &part[i]);
     }
-    for (int32_t n = 0; n < m->nnodes_owned; n++) {
-        const double *v = f->v + 3 * (size_t)n;
-        xsum_add(&out[1], 0.5 * f->nmass[n] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
-    }
-    if (nm < 2)
-        return;
-    double row[HYDRO_MAT_MAX];
-    double *const pure[MQ_COUNT] = {NULL, f->mass};
-    for (int32_t c = 0; c < m->ncells_owned; c++) { /* each material's mass */
-        matstore_get(f->ms, pure, c, MQ_MASS, row);
-        for (int k = 0; k < nm; k++)
-            xsum_add(&out[2 + k], row[k]);
-    }
-    for (int k = 0; k < nm; k++) /* and the mass that left cells */
+    for (int k = 0; nm > 1 && k < nm; k++) /* and the mass that left cells */
         out[2 + nm + k] = h->removed[k];
 }

@@ -79,4 +79,14 @@ static inline int hydro_fail_at(struct hydro_error *err, int32_t c, const char *
     return -1;
 }
 
+/* No failure yet: a loop's error record before its cells are done (any failure's cell is smaller). */
+#define HYDRO_NO_ERROR ((struct hydro_error){.cell = INT32_MAX})
+/* A thread's first failure into its loop's: the smallest cell wins, whichever thread saw it, so
+ * that the failure reported is the same for any thread count. */
+static inline void hydro_error_merge(struct hydro_error *into, const struct hydro_error *mine)
+{
+    if (mine->cell < into->cell)
+        *into = *mine;
+}
+
 #endif

@@ -7,12 +7,16 @@
 
 #include "alloc.h"
 #include "materials.h"
+#include "par.h"
 
 void lagrange_save(int nmat, struct hydro_fields *f, int32_t nc)
 {
-    memcpy(f->rho0, f->rho, (size_t)nc * sizeof *f->rho);
-    memcpy(f->e0, f->e, (size_t)nc * sizeof *f->e);
-    memcpy(f->p0, f->p, (size_t)nc * sizeof *f->p);
+    PAR_FOR(nc)
+    for (int32_t c = 0; c < nc; c++) {
+        f->rho0[c] = f->rho[c];
+        f->e0[c] = f->e[c];
+        f->p0[c] = f->p[c];
+    }
     if (nmat > 1)
         mat_save(nmat, f, nc);
 }
@@ -20,6 +24,7 @@ void lagrange_save(int nmat, struct hydro_fields *f, int32_t nc)
 void lagrange_geometry(const struct mesh *m, struct hydro_fields *f, int32_t nc)
 {
     int nv = m->el->nnodes;
+    PAR_FOR(nc)
     for (int32_t c = 0; c < nc; c++) {
         double xc[MAX_CELL_NODES][3];
         mesh_cell_coords(m, f->x, c, xc);
@@ -30,6 +35,7 @@ void lagrange_geometry(const struct mesh *m, struct hydro_fields *f, int32_t nc)
 void lagrange_node_mass(const struct mesh *m, struct hydro_fields *f, int32_t nn)
 {
     int nv = m->el->nnodes;
+    PAR_FOR(nn)
     for (int32_t n = 0; n < nn; n++) {
         double s = 0;
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++)
@@ -41,6 +47,7 @@ void lagrange_node_mass(const struct mesh *m, struct hydro_fields *f, int32_t nn
 void lagrange_forces(const struct mesh *m, struct hydro_fields *f, int32_t nn)
 {
     int nv = m->el->nnodes;
+    PAR_FOR(nn)
     for (int32_t n = 0; n < nn; n++) {
         double F[3] = {0, 0, 0};
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
@@ -66,6 +73,7 @@ void walls_apply(const struct walls *w, int32_t node, double v[3])
 
 void lagrange_velocity(struct hydro_fields *f, const struct walls *w, int32_t nn, int dim, double dt_half)
 {
+    PAR_FOR(nn)
     for (int32_t n = 0; n < nn; n++) {
         double *v = f->v + 3 * (size_t)n;
         const double *F = f->force + 3 * (size_t)n;
@@ -78,6 +86,7 @@ void lagrange_velocity(struct hydro_fields *f, const struct walls *w, int32_t nn
 
 void lagrange_positions(struct hydro_fields *f, int32_t nn, int dim, double dt)
 {
+    PAR_FOR(nn)
     for (int32_t n = 0; n < nn; n++)
         for (int d = 0; d < dim; d++)
             f->x[3 * (size_t)n + d] += dt * f->v[3 * (size_t)n + d];
@@ -85,65 +94,101 @@ void lagrange_positions(struct hydro_fields *f, int32_t nn, int dim, double dt)
 
 int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t nc, struct hydro_error *err)
 {
-    int failed = 0; /* every cell is done: a failure dump holds no stale pressures */
-    for (int32_t c = 0; c < nc; c++) {
-        if (hp->nmat > 1) {
-            if (mat_eos_cell(hp, f, c) && !failed)
-                failed = HYDRO_FAIL(err, c, "a material's equation of state has no sound speed (NaN or negative "
-                                    "pressure)");
-            continue;
+    struct hydro_error first = HYDRO_NO_ERROR; /* every cell is done: a failure dump holds no stale pressures */
+    PAR_REGION(nc)
+    {
+        struct hydro_error mine = HYDRO_NO_ERROR;
+        PAR_LOOP
+        for (int32_t c = 0; c < nc; c++) {
+            if (hp->nmat > 1) {
+                if (mat_eos_cell(hp, f, c) && mine.cell == INT32_MAX)
+                    HYDRO_FAIL(&mine, c, "a material's equation of state has no sound speed (NaN or negative "
+                               "pressure)");
+                continue;
+            }
+            const struct eos *q = &hp->eos[0];
+            f->p[c] = eos_pressure(q, f->rho[c], f->e[c]);
+            f->c[c] = eos_sound_speed(q, f->rho[c], f->p[c]);
+            if (mine.cell == INT32_MAX && (!isfinite(f->p[c]) || !isfinite(f->c[c])))
+                HYDRO_FAIL(&mine, c, "the equation of state has no sound speed (NaN or negative pressure)");
         }
-        const struct eos *q = &hp->eos[0];
-        f->p[c] = eos_pressure(q, f->rho[c], f->e[c]);
-        f->c[c] = eos_sound_speed(q, f->rho[c], f->p[c]);
-        if (!failed && (!isfinite(f->p[c]) || !isfinite(f->c[c])))
-            failed = HYDRO_FAIL(err, c, "the equation of state has no sound speed (NaN or negative pressure)");
+        PAR_CRITICAL
+        hydro_error_merge(&first, &mine);
     }
-    return failed;
+    if (first.cell == INT32_MAX)
+        return 0;
+    *err = first;
+    return -1;
+}
+
+/* Cell c from level n to n + 1: volume, length, density, viscosity, energy and EOS. Returns NULL,
+ * or what failed. *change: its relative density change (rho1 - rho0) / rho1. */
+static const char *lagrange_cell(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp,
+                                 int32_t c, double dt, double *change)
+{
+    const struct element *el = m->el;
+    double xc[MAX_CELL_NODES][3]; /* the volume only: the next cycle computes its corner vectors */
+    mesh_cell_coords(m, f->x, c, xc);
+    double V = f->vol[c] = geom_volume(el, (const double(*)[3])xc);
+    if (!(V > 0))
+        return V <= 0 ? "non-positive volume" : "volume is NaN";
+    f->len[c] = geom_length(el, (const double(*)[3])xc, V, hp->length);
+    double rho1 = f->mass[c] / V, rho0 = f->rho0[c];
+    double dtau = 1.0 / rho1 - 1.0 / rho0;
+    double tau = 0.5 * (1.0 / rho0 + 1.0 / rho1);
+    double divu = dtau / (dt * tau);
+    *change = (rho1 - rho0) / rho1;
+    if (hp->nmat > 1) { /* each material's viscosity and energy, the cell's means */
+        const char *what;
+        f->rho[c] = rho1;
+        return mat_lagrange_cell(hp, f, c, rho0, rho1, divu, &what) ? what : NULL;
+    }
+    double q = 0;
+    const struct eos *eos = &hp->eos[0];
+    if (divu < 0) /* compression only */
+        q = (1.0 / tau) * (-hp->q1 * f->len[c] * f->c[c] * divu + hp->q2[0] * f->len[c] * f->len[c] * divu * divu);
+    f->q[c] = q;
+    f->rho[c] = rho1;
+    double e1;
+    if (eos_energy_update(eos, f->e0[c], f->p0[c], q, rho1, dtau, &e1) < 0)
+        return "the energy update's Newton iteration did not converge";
+    f->e[c] = e1;
+    f->p[c] = eos_pressure(eos, rho1, e1);
+    f->c[c] = eos_sound_speed(eos, rho1, f->p[c]);
+    if (!isfinite(e1) || !isfinite(f->p[c]) || !isfinite(f->c[c]) || !isfinite(q))
+        return "NaN in the energy or pressure";
+    return NULL;
 }
 
 int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, int32_t nc, double dt,
                    double *ratio, struct hydro_error *err)
 {
-    const struct element *el = m->el;
-    if (ratio)
-        *ratio = 0;
-    for (int32_t c = 0; c < nc; c++) { /* the volume only: the next cycle computes its corner vectors */
-        double xc[MAX_CELL_NODES][3];
-        mesh_cell_coords(m, f->x, c, xc);
-        double V = f->vol[c] = geom_volume(el, (const double(*)[3])xc);
-        if (!(V > 0))
-            return HYDRO_FAIL(err, c, V <= 0 ? "non-positive volume" : "volume is NaN");
-        f->len[c] = geom_length(el, (const double(*)[3])xc, V, hp->length);
-        double rho1 = f->mass[c] / V, rho0 = f->rho0[c];
-        double dtau = 1.0 / rho1 - 1.0 / rho0;
-        double tau = 0.5 * (1.0 / rho0 + 1.0 / rho1);
-        double divu = dtau / (dt * tau);
-        if (ratio && (rho1 - rho0) / rho1 > *ratio)
-            *ratio = (rho1 - rho0) / rho1;
-        if (hp->nmat > 1) { /* each material's viscosity and energy, the cell's means */
-            const char *what;
-            f->rho[c] = rho1;
-            if (mat_lagrange_cell(hp, f, c, rho0, rho1, divu, &what))
-                return HYDRO_FAIL(err, c, what);
-            continue;
+    struct hydro_error first = HYDRO_NO_ERROR; /* every cell is done, the smallest failing one reported */
+    double largest = 0;
+    PAR_REGION(nc)
+    {
+        struct hydro_error mine = HYDRO_NO_ERROR;
+        double big = 0;
+        PAR_LOOP
+        for (int32_t c = 0; c < nc; c++) {
+            double change = 0;
+            const char *what = lagrange_cell(m, f, hp, c, dt, &change);
+            big = change > big ? change : big; /* a NaN change never counts, in any order */
+            if (what && mine.cell == INT32_MAX)
+                HYDRO_FAIL(&mine, c, what);
         }
-        double q = 0;
-        const struct eos *eos = &hp->eos[0];
-        if (divu < 0) /* compression only */
-            q = (1.0 / tau) * (-hp->q1 * f->len[c] * f->c[c] * divu + hp->q2[0] * f->len[c] * f->len[c] * divu * divu);
-        f->q[c] = q;
-        f->rho[c] = rho1;
-        double e1;
-        if (eos_energy_update(eos, f->e0[c], f->p0[c], q, rho1, dtau, &e1) < 0)
-            return HYDRO_FAIL(err, c, "the energy update's Newton iteration did not converge");
-        f->e[c] = e1;
-        f->p[c] = eos_pressure(eos, rho1, e1);
-        f->c[c] = eos_sound_speed(eos, rho1, f->p[c]);
-        if (!isfinite(e1) || !isfinite(f->p[c]) || !isfinite(f->c[c]) || !isfinite(q))
-            return HYDRO_FAIL(err, c, "NaN in the energy or pressure");
+        PAR_CRITICAL
+        {
+            hydro_error_merge(&first, &mine);
+            largest = big > largest ? big : largest;
+        }
     }
-    return 0;
+    if (ratio)
+        *ratio = largest;
+    if (first.cell == INT32_MAX)
+        return 0;
+    *err = first;
+    return -1;
 }
 
 double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f, const struct hydro_params *hp,
@@ -151,21 +196,33 @@ double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f,
 {
     int nv = m->el->nnodes;
     double best = INFINITY;
-    *cell = 0;
-    for (int32_t c = 0; c < nc; c++) {
-        double v2max = 0; /* sqrt is monotonic: one per cell gives the same maximum */
-        for (int k = 0; k < nv; k++) {
-            const double *v = f->v + 3 * (size_t)m->cell_nodes[(size_t)c * nv + k];
-            double s = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-            v2max = s > v2max ? s : v2max;
+    int32_t where = 0;
+    PAR_REGION(nc)
+    {
+        double mine = INFINITY; /* the smallest step of this thread's cells, at its first cell */
+        int32_t at = INT32_MAX;
+        PAR_LOOP
+        for (int32_t c = 0; c < nc; c++) {
+            double v2max = 0; /* sqrt is monotonic: one per cell gives the same maximum */
+            for (int k = 0; k < nv; k++) {
+                const double *v = f->v + 3 * (size_t)m->cell_nodes[(size_t)c * nv + k];
+                double s = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+                v2max = s > v2max ? s : v2max;
+            }
+            double flow = hp->dt_control == DT_MICROHYDRO ? 0.0 : sqrt(v2max); /* MicroHydro: sound alone */
+            double dt = hp->cfl * f->len[c] / (f->c[c] + flow);
+            if (dt < mine) {
+                mine = dt;
+                at = c;
+            }
         }
-        double flow = hp->dt_control == DT_MICROHYDRO ? 0.0 : sqrt(v2max); /* MicroHydro: sound alone */
-        double dt = hp->cfl * f->len[c] / (f->c[c] + flow);
-        if (dt < best) {
-            best = dt;
-            *cell = c;
+        PAR_CRITICAL
+        if (mine < best || (mine == best && at < where)) {
+            best = mine;
+            where = at;
         }
     }
+    *cell = where;
     return best;
 }
 

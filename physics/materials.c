@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "par.h"
+
 /* A pure cell's values are its cell arrays' (matstore.h). */
 #define PURE(f) {NULL, (f)->mass, (f)->e, (f)->p, (f)->e0, (f)->p0}
 
@@ -147,6 +149,7 @@ int mat_eos_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t 
 void mat_save(int nmat, struct hydro_fields *f, int32_t nc)
 {
     const struct matstore *ms = f->ms; /* the pure cells' are the cells' e0 and p0 */
+    PAR_FOR(ms->cap)
     for (int32_t s = 0; s < ms->cap; s++)
         if (ms->owner[s] >= 0 && ms->owner[s] < nc) {
             memcpy(matstore_row(ms, s, MQ_E0), matstore_row(ms, s, MQ_E), (size_t)nmat * sizeof(double));
@@ -271,8 +274,9 @@ static double remap_pure(const struct hydro_params *hp, struct hydro_fields *f, 
 }
 
 double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double vol, const double *dv,
-                      const double *dm, const double *de, double *eint, struct xsum *removed)
+                      const double *dm, const double *de, double *eint, struct xsum *removed, struct mat_change *change)
 {
+    change->cell = -1;
     const int nm = hp->nmat;
     const int32_t pure = f->ms->cell[c];
     int foreign = 0; /* another material crossed one of a pure cell's faces */
@@ -315,13 +319,34 @@ double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int
         e += ek[k];
     }
     /* the new composition (none left: the cell keeps its materials at 0, and fails) */
-    matstore_compose(f->ms, c, bits ? bits : matstore_bits(f->ms, c));
+    bits = bits ? bits : matstore_bits(f->ms, c);
+    *eint = e;
+    if ((f->ms->cell[c] < 0) != ((bits & (bits - 1)) != 0)) { /* a slot taken or given back: later */
+        *change = (struct mat_change){.cell = c, .bits = bits, .mass = mass, .eint = e};
+        memcpy(change->fr, fr, sizeof fr);
+        memcpy(change->mm, mm, sizeof mm);
+        memcpy(change->me, me, sizeof me);
+        memcpy(change->mp, mp, sizeof mp);
+        return mass;
+    }
+    matstore_compose(f->ms, c, bits); /* the cell's own entries only: its slot stays */
     store(f, c, MQ_FRAC, fr);
     store(f, c, MQ_MASS, mm);
     store(f, c, MQ_E, me);
     store(f, c, MQ_P, mp);
-    *eint = e;
     return mass;
+}
+
+void mat_apply_change(struct hydro_fields *f, const struct mat_change *ch)
+{
+    const int32_t c = ch->cell;
+    matstore_compose(f->ms, c, ch->bits);
+    store(f, c, MQ_FRAC, ch->fr);
+    store(f, c, MQ_MASS, ch->mm);
+    store(f, c, MQ_E, ch->me);
+    store(f, c, MQ_P, ch->mp);
+    f->mass[c] = ch->mass;
+    f->e[c] = ch->eint / ch->mass;
 }
 
 void mat_heat(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double dk)

@@ -54,8 +54,22 @@ void mat_remap_values(int nmat, const struct hydro_fields *f, int32_t c, double 
  * internal energy gained (negative: lost) through the faces, vol the cell's volume before. New
  * fractions, masses and energies; materials below the threshold leave (their mass added to
  * removed[k]). Returns the cell's new mass and sets *eint to its internal energy. */
+/* A cell that the remap turns from pure to mixed or back: matstore_compose then takes or gives
+ * back a slot, which threads must not do at once, so the change waits in this record until the
+ * loop over the cells is done (mat_apply_change). */
+struct mat_change {
+    int32_t cell;
+    unsigned bits;
+    double mass, eint; /* the cell's new mass M and internal energy M L^2/T^2 */
+    double fr[HYDRO_MAT_MAX], mm[HYDRO_MAT_MAX], me[HYDRO_MAT_MAX], mp[HYDRO_MAT_MAX];
+};
+/* *change->cell is c when the new composition waits there, -1 when it is stored already. */
 double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double vol, const double *dv,
-                      const double *dm, const double *de, double *eint, struct xsum *removed);
+                      const double *dm, const double *de, double *eint, struct xsum *removed, struct mat_change *change);
+/* A waiting composition, and the cell's mass and mean specific internal energy (its entries
+ * first, then the cell's own, in the order of a cell stored at once). One thread; changes in
+ * ascending cell order take slots in the same order whatever the thread count. */
+void mat_apply_change(struct hydro_fields *f, const struct mat_change *change);
 /* The remap's heating (dissipated kinetic energy dk per unit mass) of cell c's materials, when
  * every material stays admissible; the cell's mean energy is then mat_eos_cell's. */
 void mat_heat(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double dk);

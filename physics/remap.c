@@ -10,6 +10,7 @@
 #include "alloc.h"
 #include "materials.h"
 #include "lagrange.h"
+#include "par.h"
 
 enum { P_RHO, P_E, P_K, P_U };
 
@@ -96,6 +97,7 @@ static inline void target(const struct hydro_fields *f, const struct remap_work 
 void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int sweep)
 {
     w->sweep = sweep; /* the targets themselves are computed where used: 24 bytes per node less */
+    PAR_FOR(m->nnodes)
     for (int32_t n = 0; n < m->nnodes; n++) {
         double t[3];
         target(f, w, (size_t)n, t);
@@ -108,6 +110,7 @@ void remap_values(const struct mesh *m, const struct hydro_fields *f, struct rem
 {
     const int nv = m->el->nnodes;
     const double inv_nv = 1.0 / nv; /* exact (4 or 8): multiplying is dividing, only faster */
+    PAR_FOR(nc)
     for (int32_t c = 0; c < nc; c++) {
         /* centre as geom_centre (sum, then times 1/nv), in the same pass as the velocities */
         double x[3] = {0, 0, 0}, u[3] = {0, 0, 0}, k = 0;
@@ -138,6 +141,7 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
     const struct element *el = m->el;
     const int nf = el->nfaces, nfn = el->nface_nodes, nv = el->nnodes;
     const struct element *sweep_el = element_of_dim(el->dim);
+    PAR_FOR(nc) /* each face is written from one cell alone (its first, or the one below nc) */
     for (int32_t c = 0; c < nc; c++)
         for (int s = 0; s < nf; s++) {
             int32_t face = m->cell_faces[(size_t)c * nf + s];
@@ -420,6 +424,7 @@ static const int plain[REMAP_NPHI] = {0, 1, 2, 3, 4, 5};
 
 void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc)
 {
+    PAR_FOR(nc)
     for (int32_t c = 0; c < nc; c++) {
         double *g = w->grad + (size_t)c * REMAP_NPHI * 3;
         w->upwind[c] = (unsigned char)upwind_somewhere(m, w, c);
@@ -436,6 +441,7 @@ void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct 
 void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, enum limiter_kind lim,
                  int32_t nc)
 {
+    PAR_FOR(nc)
     for (int32_t c = 0; c < nc; c++) {
         if (!w->upwind[c]) /* zero slopes (remap_gradients) */
             continue;
@@ -508,14 +514,18 @@ void remap_material_slopes(const struct mesh *m, const struct hydro_fields *f, s
     if (w->nmat < 2)
         return;
     const size_t row = (size_t)(w->nphi - REMAP_NPHI) * 3;
-    int32_t rows = 0;
+    PAR_FOR(w->ncells) /* which cells need a row: marked 0 for now, numbered below in cell order */
     for (int32_t c = 0; c < w->ncells; c++) {
         w->mslot[c] = MSLOT_NONE;
         if (c >= nc || !upwind_somewhere(m, w, c))
             continue;
         int alone = alone_around(m, w, c);
-        w->mslot[c] = alone >= 0 ? -1 - alone : rows++;
+        w->mslot[c] = alone >= 0 ? -1 - alone : 0;
     }
+    int32_t rows = 0;
+    for (int32_t c = 0; c < nc; c++)
+        if (w->mslot[c] >= 0)
+            w->mslot[c] = rows++;
     /* grows with the cells along material boundaries (an eighth more, so that a boundary that
      * moves does not reallocate every step), never shrinks */
     if ((size_t)rows * row > w->mcap) {
@@ -523,6 +533,7 @@ void remap_material_slopes(const struct mesh *m, const struct hydro_fields *f, s
         free(w->mgrad); /* every row is rewritten below: nothing to copy */
         w->mgrad = xmalloc(w->mcap * sizeof *w->mgrad);
     }
+    PAR_FOR(nc)
     for (int32_t c = 0; c < nc; c++)
         if (w->mslot[c] >= 0)
             material_slopes(m, f, w, lim, c, w->mgrad + (size_t)w->mslot[c] * row);
@@ -554,55 +565,105 @@ static int upwind_values(const struct remap_work *w, int32_t up, const double p[
     return -1;
 }
 
+/* Cell c's fluxes and new mass, mean velocity and internal and kinetic energies; with materials
+ * each one's share (a change of slot waits in *change, removed mass goes to removed[]). */
+static void remap_cell(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp,
+                       struct remap_work *w, int32_t c, struct xsum *removed, struct mat_change *change)
+{
+    const int nf = m->el->nfaces, nm = w->nmat > 1 ? w->nmat : 0;
+    const double *phic = w->phi + (size_t)c * w->nphi;
+    double mass = f->mass[c], mom[3], eint = f->mass[c] * phic[P_E], ekin = f->mass[c] * phic[P_K];
+    double dv[HYDRO_MAT_MAX] = {0}, dm[HYDRO_MAT_MAX] = {0}, de[HYDRO_MAT_MAX] = {0};
+    for (int d = 0; d < 3; d++)
+        mom[d] = f->mass[c] * phic[P_U + d];
+    for (int s = 0; s < nf; s++) {
+        int32_t face = m->cell_faces[(size_t)c * nf + s];
+        int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
+        double vol = w->swept[face];
+        if (b < 0 || vol == 0)
+            continue;
+        int32_t up = vol > 0 ? b : a; /* the gaining cell takes the other's material */
+        double p[3], val[REMAP_NPHI_MAX];
+        face_point(m, f, w, face, p);
+        int alone = upwind_values(w, up, p, val);
+        double sv = c == a ? vol : -vol, dmass = sv * val[P_RHO];
+        if (alone >= 0) { /* a material alone around the upwind cell carries the cell's flux */
+            dv[alone] += sv;
+            dm[alone] += dmass;
+            de[alone] += dmass * val[P_E];
+        } else if (nm) { /* the mass flux is the sum of the materials' */
+            dmass = 0;
+            for (int k = 0; k < nm; k++) {
+                const double *vk = val + REMAP_NPHI + MAT_NPHI * k;
+                dv[k] += sv * vk[0];
+                dm[k] += sv * vk[1];
+                de[k] += sv * vk[2];
+                dmass += sv * vk[1];
+            }
+        }
+        mass += dmass;
+        for (int d = 0; d < 3; d++)
+            mom[d] += dmass * val[P_U + d];
+        eint += dmass * val[P_E];
+        ekin += dmass * val[P_K];
+    }
+    change->cell = -1;
+    if (nm) /* each material's share; the cell's mass and energy are their sums */
+        mass = mat_remap_cell(hp, f, c, f->vol[c], dv, dm, de, &eint, removed, change);
+    if (change->cell < 0) { /* else mat_apply_change writes them */
+        f->mass[c] = mass;
+        f->e[c] = eint / mass;
+    }
+    for (int d = 0; d < 3; d++)
+        w->unew[3 * (size_t)c + d] = mom[d] / mass;
+    w->knew[c] = ekin / mass;
+}
+
+static int change_cmp(const void *a, const void *b)
+{
+    const struct mat_change *x = a, *y = b;
+    return (x->cell > y->cell) - (x->cell < y->cell);
+}
+
 void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, struct remap_work *w,
                  int32_t nc)
 {
-    const int nf = m->el->nfaces, nm = w->nmat > 1 ? w->nmat : 0;
-    for (int32_t c = 0; c < nc; c++) {
-        const double *phic = w->phi + (size_t)c * w->nphi;
-        double mass = f->mass[c], mom[3], eint = f->mass[c] * phic[P_E], ekin = f->mass[c] * phic[P_K];
-        double dv[HYDRO_MAT_MAX] = {0}, dm[HYDRO_MAT_MAX] = {0}, de[HYDRO_MAT_MAX] = {0};
-        for (int d = 0; d < 3; d++)
-            mom[d] = f->mass[c] * phic[P_U + d];
-        for (int s = 0; s < nf; s++) {
-            int32_t face = m->cell_faces[(size_t)c * nf + s];
-            int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
-            double vol = w->swept[face];
-            if (b < 0 || vol == 0)
+    struct mat_change *all = NULL; /* the cells turning pure or mixed, from every thread */
+    size_t nall = 0;
+    PAR_REGION(nc)
+    {
+        struct xsum removed[HYDRO_MAT_MAX];
+        for (int k = 0; k < w->nmat; k++)
+            xsum_init(&removed[k]);
+        struct mat_change *mine = NULL, change;
+        size_t n = 0, cap = 0;
+        PAR_LOOP
+        for (int32_t c = 0; c < nc; c++) {
+            remap_cell(m, f, hp, w, c, removed, &change);
+            if (change.cell < 0)
                 continue;
-            int32_t up = vol > 0 ? b : a; /* the gaining cell takes the other's material */
-            double p[3], val[REMAP_NPHI_MAX];
-            face_point(m, f, w, face, p);
-            int alone = upwind_values(w, up, p, val);
-            double sv = c == a ? vol : -vol, dmass = sv * val[P_RHO];
-            if (alone >= 0) { /* a material alone around the upwind cell carries the cell's flux */
-                dv[alone] += sv;
-                dm[alone] += dmass;
-                de[alone] += dmass * val[P_E];
-            } else if (nm) { /* the mass flux is the sum of the materials' */
-                dmass = 0;
-                for (int k = 0; k < nm; k++) {
-                    const double *vk = val + REMAP_NPHI + MAT_NPHI * k;
-                    dv[k] += sv * vk[0];
-                    dm[k] += sv * vk[1];
-                    de[k] += sv * vk[2];
-                    dmass += sv * vk[1];
-                }
+            if (n == cap) {
+                cap = cap ? 2 * cap : 16;
+                mine = xrealloc(mine, cap * sizeof *mine);
             }
-            mass += dmass;
-            for (int d = 0; d < 3; d++)
-                mom[d] += dmass * val[P_U + d];
-            eint += dmass * val[P_E];
-            ekin += dmass * val[P_K];
+            mine[n++] = change;
         }
-        if (nm) /* each material's share; the cell's mass and energy are their sums */
-            mass = mat_remap_cell(hp, f, c, f->vol[c], dv, dm, de, &eint, w->removed);
-        f->mass[c] = mass;
-        for (int d = 0; d < 3; d++)
-            w->unew[3 * (size_t)c + d] = mom[d] / mass;
-        f->e[c] = eint / mass;
-        w->knew[c] = ekin / mass;
+        PAR_CRITICAL
+        {
+            for (int k = 0; k < w->nmat; k++) /* exact sums: the same total in any order */
+                xsum_merge(&w->removed[k], &removed[k]);
+            if (n) {
+                all = xrealloc(all, (nall + n) * sizeof *all);
+                memcpy(all + nall, mine, n * sizeof *mine);
+                nall += n;
+            }
+        }
+        free(mine);
     }
+    qsort(all, nall, sizeof *all, change_cmp);
+    for (size_t i = 0; i < nall; i++)
+        mat_apply_change(f, &all[i]);
+    free(all);
 }
 
 void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w, const struct walls *walls,
@@ -610,6 +671,7 @@ void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct rema
 {
     const int nv = m->el->nnodes;
     const double inv_nv = 1.0 / nv; /* exact */
+    PAR_FOR(nn)
     for (int32_t n = 0; n < nn; n++) {
         double mass = 0, du[3] = {0, 0, 0};
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
@@ -627,52 +689,72 @@ void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct rema
     }
 }
 
-int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w,
-                 const struct hydro_params *hp, int32_t nc, struct hydro_error *err)
+/* Cell c at the targets: volume, length, density and, with remap_heat, the dissipated kinetic
+ * energy as heat. Returns NULL, or what is wrong with the cell. */
+static const char *finish_cell(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w,
+                               const struct hydro_params *hp, int32_t c)
 {
     const int nv = m->el->nnodes;
     const double inv_nv = 1.0 / nv; /* exact */
-    int failed = 0;
-    for (int32_t c = 0; c < nc; c++) {
-        double xc[MAX_CELL_NODES][3], k = 0;
-        int moving = 0;
-        for (int i = 0; i < nv; i++) {
-            int32_t n = m->cell_nodes[(size_t)c * nv + i];
-            const double *v = f->v + 3 * (size_t)n;
-            k += 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * inv_nv;
-            moving |= w->moved[n];
-        }
-        /* a cell none of whose nodes moves keeps its volume and length, computed from the
-         * same coordinates by the same functions (lagrange_cells or the previous sweep) */
-        double vol = f->vol[c];
-        if (moving) {
-            for (int i = 0; i < nv; i++)
-                target(f, w, (size_t)m->cell_nodes[(size_t)c * nv + i], xc[i]);
-            vol = geom_volume(m->el, (const double(*)[3])xc);
-            f->len[c] = geom_length(m->el, (const double(*)[3])xc, vol, hp->length);
-        }
-        f->vol[c] = vol;
-        f->rho[c] = f->mass[c] / vol;
-        double heated = f->e[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
-        if (hp->nmat > 1 && hp->remap_heat)
-            mat_heat(hp, f, c, w->knew[c] - k); /* the cell's mean energy: lagrange_eos below */
-        else if (hp->remap_heat && eos_energy_admissible(&hp->eos[0], heated))
-            f->e[c] = heated;
-        /* the first failing cell is reported, but every cell is finished: mass and energy are
-         * already the remapped ones (remap_cells), so the failure dump stays one state */
-        if (!failed && !(f->mass[c] > 0))
-            failed = HYDRO_FAIL(err, c, "the remap left no mass in the cell (time step too large for the mesh motion)");
-        int admissible = hp->nmat > 1 ? mat_admissible(hp, f, c) : eos_energy_admissible(&hp->eos[0], f->e[c]);
-        if (!failed && !admissible)
-            failed = HYDRO_FAIL(err, c, "the remap made the internal energy negative");
+    double xc[MAX_CELL_NODES][3], k = 0;
+    int moving = 0;
+    for (int i = 0; i < nv; i++) {
+        int32_t n = m->cell_nodes[(size_t)c * nv + i];
+        const double *v = f->v + 3 * (size_t)n;
+        k += 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * inv_nv;
+        moving |= w->moved[n];
     }
+    /* a cell none of whose nodes moves keeps its volume and length, computed from the
+     * same coordinates by the same functions (lagrange_cells or the previous sweep) */
+    double vol = f->vol[c];
+    if (moving) {
+        for (int i = 0; i < nv; i++)
+            target(f, w, (size_t)m->cell_nodes[(size_t)c * nv + i], xc[i]);
+        vol = geom_volume(m->el, (const double(*)[3])xc);
+        f->len[c] = geom_length(m->el, (const double(*)[3])xc, vol, hp->length);
+    }
+    f->vol[c] = vol;
+    f->rho[c] = f->mass[c] / vol;
+    double heated = f->e[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
+    if (hp->nmat > 1 && hp->remap_heat)
+        mat_heat(hp, f, c, w->knew[c] - k); /* the cell's mean energy: lagrange_eos below */
+    else if (hp->remap_heat && eos_energy_admissible(&hp->eos[0], heated))
+        f->e[c] = heated;
+    if (!(f->mass[c] > 0))
+        return "the remap left no mass in the cell (time step too large for the mesh motion)";
+    int admissible = hp->nmat > 1 ? mat_admissible(hp, f, c) : eos_energy_admissible(&hp->eos[0], f->e[c]);
+    return admissible ? NULL : "the remap made the internal energy negative";
+}
+
+int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w,
+                 const struct hydro_params *hp, int32_t nc, struct hydro_error *err)
+{
+    /* the first failing cell is reported, but every cell is finished: mass and energy are
+     * already the remapped ones (remap_cells), so the failure dump stays one state */
+    struct hydro_error first = HYDRO_NO_ERROR;
+    PAR_REGION(nc)
+    {
+        struct hydro_error mine = HYDRO_NO_ERROR;
+        PAR_LOOP
+        for (int32_t c = 0; c < nc; c++) {
+            const char *what = finish_cell(m, f, w, hp, c);
+            if (what && mine.cell == INT32_MAX)
+                HYDRO_FAIL(&mine, c, what);
+        }
+        PAR_CRITICAL
+        hydro_error_merge(&first, &mine);
+    }
+    int failed = first.cell != INT32_MAX;
+    if (failed)
+        *err = first;
     struct hydro_error later; /* after a failure, the first one stays the one reported */
     int eos = lagrange_eos(hp, f, nc, failed ? &later : err);
-    return failed ? failed : eos;
+    return failed ? -1 : eos;
 }
 
 void remap_move(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w)
 {
+    PAR_FOR(m->nnodes)
     for (int32_t n = 0; n < m->nnodes; n++)
         target(f, w, (size_t)n, f->x + 3 * (size_t)n); /* in place: each coordinate reads itself or x_init */
 }

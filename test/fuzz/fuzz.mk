@@ -8,11 +8,11 @@ FUZZ_REPLAY_BIN += $(FUZZ_HARNESSES:%=$(BUILD)/test/fuzz_%_replay)
 
 $(BUILD)/test/fuzz_%_replay: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuzz.h $(BUILD)/libhydro.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itest/fuzz $(PKG_CFLAGS) -o $@ test/fuzz/fuzz_$*.c test/fuzz/replay.c \
+	$(CC) $(WARN) $(CFLAGS) $(OMP_FLAGS) $(CPPFLAGS) -Itest/fuzz $(PKG_CFLAGS) -o $@ test/fuzz/fuzz_$*.c test/fuzz/replay.c \
 	  $(BUILD)/libhydro.a $(LDFLAGS) $(LDLIBS)
 
 # make fuzz: the harnesses built by clang with libFuzzer + ASan + UBSan into $(FUZZ_BUILD)/
-# (libhydro too, through mpicc with OMPI_CC), each run FUZZ_SECONDS on the seed corpus
+# (libhydro too, through mpicc with OMPI_CC, without OpenMP: clang's runtime is another package), each run FUZZ_SECONDS on the seed corpus
 # (test/fuzz/campaign.sh: new inputs stay in $(FUZZ_BUILD)/corpus/, crash files are copied
 # to test/fuzz/crashes/<harness>/ and fail the target). FUZZ_PKGS are installed by make fuzz
 # and make deps-all, the way make deps installs DEB_PKGS. make fuzz-build builds the harnesses
@@ -33,7 +33,7 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) sh test/fuzz/campaign.sh $(FUZZ_BUILD) $(FUZZ_HARNESSES)
 
 fuzz-build:
-	@OMPI_CC=$(FUZZ_CLANG) $(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CFLAGS="$(FUZZ_CFLAGS)" \
+	@OMPI_CC=$(FUZZ_CLANG) $(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CFLAGS="$(FUZZ_CFLAGS)" OPENMP=0 \
 	  LDFLAGS="-fsanitize=address,undefined" fuzz-harnesses
 
 fuzz-harnesses: $(FUZZ_BIN)
