@@ -45,6 +45,8 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 endif
 MPIRUN ?= mpirun --oversubscribe
 NP ?= 2
+# make bench: threads of its threads part (1 rank x THREADS against 1 x 1 and THREADS x 1)
+THREADS ?= 2
 DECK ?= inputs/default.ini
 
 # SimGrid SMPI build (make smpi): the same code compiled with smpicc into $(SMPI_BUILD)/, to run
@@ -118,7 +120,7 @@ tests: $(BUILD)/hydro $(TEST_BIN) $(FUZZ_REPLAY_BIN)
 # (test/asan.t runs the unit tests, test/asan_mpi.t hydro and the MPI mesh test).
 asan-tests:
 	@$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) \
-	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DPAR_MIN_ITEMS=1" \
 	  LDFLAGS="-fsanitize=address,undefined" tests
 
 deps:
@@ -189,7 +191,7 @@ $(BUILD)/bench/%: run/bench/%.c run/bench/median.h $(BUILD)/libhydro.a
 bench:
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory all $(BENCH_PROGS)
-	MPIRUN="$(MPIRUN)" HYDRO=$(abspath $(BUILD))/hydro BENCH_BIN=$(abspath $(BUILD))/bench sh run/bench_report.sh -n $(NP)
+	MPIRUN="$(MPIRUN)" HYDRO=$(abspath $(BUILD))/hydro BENCH_BIN=$(abspath $(BUILD))/bench sh run/bench_report.sh -n $(NP) -t $(THREADS)
 
 # hydro for SimGrid SMPI ($(SMPI_BUILD)/hydro): installs SMPI_PKGS the way deps installs DEB_PKGS.
 smpi:

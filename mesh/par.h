@@ -15,8 +15,11 @@
 #define PAR_PRAGMA(x)
 #endif
 
-/* Loops shorter than this run on one thread: a parallel region costs a few microseconds. */
+/* Loops shorter than this run on one thread: a parallel region costs a few microseconds. The
+ * sanitizer build sets 1, so that its tests thread every loop, however small their meshes. */
+#ifndef PAR_MIN_ITEMS
 #define PAR_MIN_ITEMS 2048
+#endif
 
 /* A loop over n items split in equal contiguous chunks, one per thread (n is the loop's bound). */
 #define PAR_FOR(n) PAR_PRAGMA(omp parallel for schedule(static) if ((n) >= PAR_MIN_ITEMS))

@@ -660,7 +660,8 @@ void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydr
         }
         free(mine);
     }
-    qsort(all, nall, sizeof *all, change_cmp);
+    if (nall)
+        qsort(all, nall, sizeof *all, change_cmp);
     for (size_t i = 0; i < nall; i++)
         mat_apply_change(f, &all[i]);
     free(all);

@@ -2,8 +2,9 @@
 # make bench: every benchmark figure beside the baseline it is compared to, with the ratio, the
 # target and whether it is met; writes results/bench_<YYYY-MM-DD_HHMM>.md and prints it.
 # A missed target is reported, never an error: the exit status is 0 unless a run fails.
-# usage: run/bench_report.sh [-n RANKS] [-q] [-o FILE]
+# usage: run/bench_report.sh [-n RANKS] [-t THREADS] [-q] [-o FILE]
 #   -n ranks of the parallel parts (default 2; grind time and one-rank memory use one rank)
+#   -t threads of the threads part (default 2: 1 rank x 2 threads against 1 x 1 and 2 x 1)
 #   -q quick: tiny meshes, one repeat, to check the pipeline in about a minute (figures meaningless)
 #   -o write the report to FILE instead of results/bench_<date>.md
 # env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary),
@@ -14,13 +15,15 @@ hydro=${HYDRO:-$top/build/hydro}
 bin=${BENCH_BIN:-$top/build/bench}
 mpirun_cmd=${MPIRUN:-mpirun}
 ranks=2
+threads=2
 quick=0
 report=
-usage() { echo "usage: $0 [-n RANKS] [-q] [-o FILE]" >&2; exit 2; }
+usage() { echo "usage: $0 [-n RANKS] [-t THREADS] [-q] [-o FILE]" >&2; exit 2; }
 help() { sed -n '2,/^set -eu/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0; }
-while getopts n:qo:h opt; do
+while getopts n:t:qo:h opt; do
     case $opt in
     n) ranks=$OPTARG ;;
+    t) threads=$OPTARG ;;
     q) quick=1 ;;
     o) report=$OPTARG ;;
     h) help ;;
@@ -30,6 +33,7 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || usage
 case $ranks in '' | *[!0-9]*) usage ;; esac
+case $threads in '' | *[!0-9]* | 0 | 1) usage ;; esac
 [ "$ranks" -ge 2 ] || { echo "$0: -n needs at least 2 ranks (the baselines exchange between ranks)" >&2; exit 2; }
 for p in "$hydro" "$bin/raw_sync" "$bin/raw_matsync" "$bin/raw_p2p" "$bin/raw_write" "$bin/raw_mem"; do
     [ -x "$p" ] || { echo "$0: $p not found: build it with make bench" >&2; exit 1; }
@@ -49,12 +53,12 @@ if [ $quick = 1 ]; then
     sync_args="-r 1 -k 2" sync_mesh="mesh.nx=$((10 * ranks)) mesh.ny=6 mesh.nz=6" matsync_args="-r 1 -k 2"
     grind_args="-r 1 -c 2 -s 10" pat_args="-r 1" pat_deck="run.max_cycles=2 mesh.nx=$((10 * ranks))"
     mig_args="-r 1" mig_deck="run.max_cycles=5" ckpt_args="-r 1 -c 2" ckpt_deck="mesh.nx=$((10 * ranks))"
-    mat_args="-r 1 -c 2 -s 10"
+    mat_args="-r 1 -c 2 -s 10" thr_args="-r 1 -c 2 -s 10"
 else
     sync_args="-r 15 -k 100" sync_mesh="mesh.nx=$((50 * ranks)) mesh.ny=20 mesh.nz=20" matsync_args="-r 31 -k 100"
     grind_args="-r 5 -c 20" pat_args="-r 3" pat_deck=""
     mig_args="-r 9" mig_deck="" ckpt_args="-r 3 -c 6" ckpt_deck=""
-    mat_args="-r 3 -c 20"
+    mat_args="-r 3 -c 20" thr_args="-r 3 -c 20"
 fi
 
 section() { # NAME COMMAND...: runs a part, keeps its output and its wall time
@@ -108,6 +112,8 @@ section matsync run_matsync
 section grind sh "$top/run/bench_grind.sh" $grind_args -o "$vals"
 section memory run_mem
 # shellcheck disable=SC2086
+section threads sh "$top/run/bench_threads.sh" -t "$threads" $thr_args -o "$vals"
+# shellcheck disable=SC2086
 section materials sh "$top/run/bench_materials.sh" $mat_args -o "$vals"
 # shellcheck disable=SC2086
 section patterns sh "$top/run/bench_patterns.sh" -n "$ranks" $pat_args -o "$vals" $pat_deck
@@ -150,7 +156,7 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
 {
     echo "# hydro benchmark report, $when"
     echo
-    echo "Command: \`run/bench_report.sh -n $ranks$([ $quick = 1 ] && echo ' -q' || true)\` (what \`make bench\` runs), wall time ${wall} s for the measurements."
+    echo "Command: \`run/bench_report.sh -n $ranks -t $threads$([ $quick = 1 ] && echo ' -q' || true)\` (what \`make bench\` runs), wall time ${wall} s for the measurements."
     echo "$("$hydro" --version | head -n 1); $(nproc) cores ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)),"
     echo "$($mpirun_cmd --version 2>/dev/null | head -n 1); load average (1, 5, 15 min) $load_start at the start, $load_end at the end."
     [ $quick = 0 ] || echo "**Quick mode (-q): tiny meshes and one repeat, the figures mean nothing.**"
@@ -164,12 +170,12 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     echo "|---|---|---|---|---|---|"
     row "Grind 3D bisod_x, Lagrange (1 rank, $c3 cells)" "$(v grind3d_lagrange_ns)" ns - - - - - 1 %.0f
     row "Grind 3D bisod_x, remap" "$(v grind3d_remap_ns)" ns - - - - - 1 %.0f
-    row "Grind 3D bisod_x, total (loop)" "$(v grind3d_loop_ns)" ns - - value le 800 1 %.0f
+    row "Grind 3D bisod_x, total (loop)" "$(v grind3d_loop_ns)" ns - - value le 350 1 %.0f
     row "Grind 2D Sedov, Lagrange (1 rank, $c2 cells)" "$(v grind2d_lagrange_ns)" ns - - - - - 1 %.0f
     row "Grind 2D Sedov, remap" "$(v grind2d_remap_ns)" ns - - - - - 1 %.0f
-    row "Grind 2D Sedov with remap, total (loop)" "$(v grind2d_loop_ns)" ns - - value le 250 1 %.0f
+    row "Grind 2D Sedov with remap, total (loop)" "$(v grind2d_loop_ns)" ns - - value le 90 1 %.0f
     row "Memory, 1 rank, 3D bisod_x, $c3 cells" "$(v mem3d_bytes_per_cell)" B/cell "bare MPI process" \
-        "$(awk -v r="$(v bare_rss_1ranks)" -v c="$c3" 'BEGIN {print r / c}')" value le 1000 1 %.0f
+        "$(awk -v r="$(v bare_rss_1ranks)" -v c="$c3" 'BEGIN {print r / c}')" value le 850 1 %.0f
     row "Memory, 1 rank, 3D bisod_x, each cell beyond $(v mem3d_marginal_from_cells) (up to $(v mem3d_marginal_to_cells))" \
         "$(v mem3d_marginal_bytes_per_cell)" B/cell - - value le 1000 1 %.0f
     row "Memory, 1 rank, 2D Sedov, $c2 cells" "$(v mem2d_bytes_per_cell)" B/cell "bare MPI process" \
@@ -177,6 +183,15 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     row "Memory, $ranks ranks, $own owned cells per rank, 3 ghost layers (mahyco.ini)" "$(v mem_mahyco_bytes_per_cell)" \
         B/cell "bare MPI process" "$(awk -v r="$(v bare_rss_${ranks}ranks)" -v c="$own" 'BEGIN {print r / c}')" \
         value le 2000 1 %.0f
+    T=$(v threads_t)
+    row "1 rank x $T threads against 1 x 1, grind 3D bisod_x (loop; speed-up)" \
+        "$(awk -v a="$(v threads_1x1_loop_s)" -v b="$(v threads_1xT_loop_s)" 'BEGIN {print a / b}')" x - - value ge 1.7 1 %.2f
+    row "$T ranks x 1 thread against 1 rank x $T threads, 3D bisod_x, loop" "$(v threads_Tx1_loop_s)" s \
+        "1 x $T" "$(v threads_1xT_loop_s)" - - - 1 %.3f
+    row "$T ranks x 1 thread against 1 rank x $T threads, sync bytes per cycle (all ranks)" "$(v threads_Tx1_bytes)" B \
+        "1 x $T" "$(v threads_1xT_bytes)" - - - 1 %.0f
+    row "$T ranks x 1 thread against 1 rank x $T threads, peak memory (all ranks)" "$(v threads_Tx1_mb)" MB \
+        "1 x $T" "$(v threads_1xT_mb)" - - - 1 %.1f
     row "Two materials against one, grind 3D bisod_x (loop, 1 rank)" "$(v mat_two_loop)" ns "one material" \
         "$(v mat_one_loop)" ratio le 1.3 1 %.0f
     row "Two materials against one, memory per further cell" "$(v mat_two_mem)" B/cell "one material" \
@@ -250,6 +265,10 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     cat "$tmp/grind.md"
     echo
     cat "$tmp/memory.md"
+    echo
+    echo "## Threads against ranks (run/bench_threads.sh)"
+    echo
+    cat "$tmp/threads.md"
     echo
     echo "## Two materials against one (run/bench_materials.sh)"
     echo

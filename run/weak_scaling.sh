@@ -27,6 +27,10 @@ options:
       --shape S          bench (default) or cube: the mesh rule, see below
       --deck FILE        base deck (default inputs/bench/mahyco.ini; cartesian meshes only)
       --launcher CMD     MPI launcher (default \$MPIRUN or mpirun; srun gets -n instead of -np)
+  -t, --threads T        OpenMP threads per rank (default 1): OMP_NUM_THREADS=T for every run,
+                         and mpirun gets --bind-to none (it binds a rank to one core otherwise;
+                         srun: give --cpus-per-task=T in MPI_ARGS); the mode column reads
+                         real-tT (smpi-tT), so campaigns with other thread counts plot apart
       --timeout S        kill a run after S seconds; it counts as failed (default: no limit)
       --smpi             run each case through run/smpirun.sh (SimGrid SMPI, simulated time)
       --smpi-args STR    extra options for run/smpirun.sh, e.g. "-p PLATFORM -s SCALE"
@@ -283,7 +287,9 @@ real_cmd() { # N DECK
     local l=($launcher) a=(${MPI_ARGS:-})
     case $(basename "${l[0]}") in
     srun) cmd=("${l[@]}" "${a[@]}" -n "$1" "$hydro" "$2") ;;
-    *) cmd=("${l[@]}" "${a[@]}" -np "$1" "$hydro" "$2") ;;
+    *)
+        [ "$threads" -eq 1 ] || a=(--bind-to none "${a[@]}") # a rank's threads on every core
+        cmd=("${l[@]}" "${a[@]}" -np "$1" "$hydro" "$2") ;;
     esac
 }
 smpi_cmd() { # N DECK; run from the caller's directory, so that paths in --smpi-args work as typed
@@ -469,7 +475,7 @@ new_dir() { # DEFAULT_PREFIX: the -o folder or a fresh results/<prefix>_<date>_<
 
 # ---------------------------------------------------------------------------------------------
 ranks="" cells=19531 patterns="mahyco minimal" repeats=1 cycles="" partitioner=block
-base=$top/inputs/bench/mahyco.ini out="" timeout_s=0 smpi=0 smpi_args="" dry=0 plot=0 shape=bench compute="" given_costs=""
+base=$top/inputs/bench/mahyco.ini out="" timeout_s=0 threads=1 smpi=0 smpi_args="" dry=0 plot=0 shape=bench compute="" given_costs=""
 # test hooks: the SMPI wrapper and the calibration script (see the environment in -h)
 smpirun_sh=${SMPIRUN_SH:-$top/run/smpirun.sh}
 calibrate=${SMPI_CALIBRATE:-$top/run/smpi_calibrate.sh}
@@ -500,6 +506,7 @@ while [ $# -gt 0 ]; do
         shift ;;
     --deck) need "$@"; base=$2; shift ;;
     --launcher) need "$@"; launcher=$2; shift ;;
+    -t | --threads) need "$@"; threads=$2; shift ;;
     --timeout) need "$@"; timeout_s=$2; shift ;;
     --smpi) smpi=1 ;;
     --smpi-args) need "$@"; smpi_args=$2; shift ;;
@@ -577,6 +584,11 @@ else
     mode=real
     [ -z "$compute" ] || die "--smpi-compute needs --smpi"
 fi
+posint --threads "$threads"
+[ "$threads" -eq 1 ] || [ "$smpi" -eq 0 ] || die "--threads: the SMPI build has no OpenMP (one thread per simulated rank)"
+export OMP_NUM_THREADS=$threads
+mode_col=$mode # the CSV's mode: real or smpi, -tT with T threads per rank
+[ "$threads" -eq 1 ] || mode_col=$mode-t$threads
 
 hydro=${HYDRO:-$top/build/hydro}
 if [ ! -x "$hydro" ]; then
@@ -668,10 +680,10 @@ esac
         echo "launcher: run/smpirun.sh $smpi_args$([ "$compute" = measured ] || echo " -m $costs") -n N DECK"
         echo "$compute_note"
     else
-        echo "launcher: $launcher ${MPI_ARGS:-} -np N $hydro DECK"
+        echo "launcher: OMP_NUM_THREADS=$threads $launcher$([ "$threads" -eq 1 ] || echo " --bind-to none") ${MPI_ARGS:-} -np N $hydro DECK"
     fi
     echo "base deck: $base ${overrides[*]}"
-    echo "ranks: $ranks; patterns: $patterns; repeats: $repeats; cycles: $cycles; partitioner: $partitioner"
+    echo "ranks: $ranks; threads per rank: $threads; patterns: $patterns; repeats: $repeats; cycles: $cycles; partitioner: $partitioner"
     echo "$shape_note"
     echo "$cells owned cells per rank; sizes (ranks nx ny nz cells px py pz owned_min owned_max deviation edge_ratio ly lz):"
     printf '%s\n' "$sizes"
@@ -745,12 +757,12 @@ for rep in $(seq "$repeats"); do
             if [ "$rc" -eq 0 ] && [ "$fig" != noloop ]; then
                 IFS=, read -r omin omax cyc init loop sync syncs bytes <<< "$fig"
                 spc=$(awk -v l="$loop" -v c="$cyc" 'BEGIN { if (c > 0) printf "%.6g", l / c }')
-                row="$mode,$p,$n,$rep,$nx,$ny,$nz,$tot,$cpr,$omin,$omax,$cyc,$init,$loop,$spc,$syncs,$bytes,$sync,,ok,0"
-                echo "$me: [$i/$nruns] $mode $p $n ranks repeat $rep: loop $loop s" >&2
+                row="$mode_col,$p,$n,$rep,$nx,$ny,$nz,$tot,$cpr,$omin,$omax,$cyc,$init,$loop,$spc,$syncs,$bytes,$sync,,ok,0"
+                echo "$me: [$i/$nruns] $mode_col $p $n ranks repeat $rep: loop $loop s" >&2
             else
-                row="$mode,$p,$n,$rep,$nx,$ny,$nz,$tot,$cpr,,,,,,,,,,,failed,$rc"
+                row="$mode_col,$p,$n,$rep,$nx,$ny,$nz,$tot,$cpr,,,,,,,,,,,failed,$rc"
                 failed=$((failed + 1))
-                echo "$me: [$i/$nruns] $mode $p $n ranks repeat $rep: FAILED (exit $rc), see $lst" >&2
+                echo "$me: [$i/$nruns] $mode_col $p $n ranks repeat $rep: FAILED (exit $rc), see $lst" >&2
             fi
             echo "$row,$campaign,runs/$name.txt" >> "$raw"
         done

@@ -51,6 +51,17 @@ run_ok "asan: three materials with mixed cells (triple point, directional remap,
     loadbalance.period=4 loadbalance.mode=shuffle output.checkpoint_period=6
 run_ok "asan: its restart on 2 ranks, minimal pattern" mpi 2 "$ASAN_BUILD/hydro" --restart \
     checkpoints/hydro_000006.h5 parallel.sync_pattern=minimal output.checkpoint_period=-1
+# threads: this build threads every loop, however short (PAR_MIN_ITEMS=1), so that a race between
+# threads that ASan can see (a slot of the material store taken in a threaded loop, a buffer
+# reallocated under another thread) shows on these small meshes
+run_ok "asan: three materials with mixed cells and shuffles, 2 ranks x 2 threads" env OMP_NUM_THREADS=2 \
+    OMP_WAIT_POLICY=passive $MPIRUN --bind-to none -np 2 "$ASAN_BUILD/hydro" "$top/inputs/triple_point.ini" \
+    mesh.nx=21 mesh.ny=9 run.max_cycles=12 "case.materials=a b c" "materials.names=a b c" \
+    "materials.eos=perfect stiffened perfect" "materials.gamma=1.5 1.4 1.5" "materials.p_inf=0 0.05 0" \
+    loadbalance.period=4 loadbalance.mode=shuffle output.checkpoint_period=-1
+run_ok "asan: Sod 3D, directional remap, 1 rank x 3 threads" env OMP_NUM_THREADS=3 OMP_WAIT_POLICY=passive \
+    $MPIRUN --bind-to none -np 1 "$ASAN_BUILD/hydro" "$top/inputs/bench/mahyco.ini" mesh.nx=20 mesh.ny=3 mesh.nz=3 \
+    run.max_cycles=5 output.checkpoint_period=-1
 run_ok "asan: sync_only shuffles with MPI_Alltoallv on 2 ranks" env ARCANE_MESH_EXCHANGE_USE_COLLECTIVE=TRUE \
     $MPIRUN -np 2 "$ASAN_BUILD/hydro" "$DECK" mesh.nx=12 run.max_cycles=4 loadbalance.period=2 \
     loadbalance.mode=shuffle loadbalance.shuffle_fraction=0.5 output.checkpoint_period=-1

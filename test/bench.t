@@ -130,6 +130,23 @@ ok $st "bench_materials.sh: two materials against one, grind, memory and bytes, 
 sh run/bench_materials.sh -r x > /dev/null 2>&1
 ok $(($? != 2)) "bench_materials.sh -r x: exit 2"
 
+# bench_threads.sh on a tiny mesh: 1 x 1, 1 x 2 and 2 x 1, each variant's figures and the table
+HYDRO="$BUILD/hydro" MPIRUN="$MPIRUN" OMP_WAIT_POLICY=passive sh run/bench_threads.sh -t 2 -r 1 -c 2 -s 10 \
+    -o "$scratch/thr" > "$scratch/thr.md" 2>&1
+st=$?
+for v in 1x1 1xT Tx1; do
+    for k in loop_s ns mb; do
+        positive threads_${v}_$k "$scratch/thr" || { st=1; diag "no positive threads_${v}_$k"; }
+    done
+done
+positive threads_Tx1_bytes "$scratch/thr" || st=1
+awk '$1 == "threads_1xT_bytes" && $2 == 0 {f = 1} END {exit !f}' "$scratch/thr" || st=1
+[ "$(grep -c '^| [12] x [12] | [0-9.]* | [0-9]* | [0-9.]* | [0-9]* | [0-9.]* |$' "$scratch/thr.md")" -eq 3 ] || st=1
+ok $st "bench_threads.sh: 1 rank x 2 threads against 1 x 1 and 2 x 1: loop, grind, speed-up, bytes (none on one rank), memory"
+[ $st -eq 0 ] || diag "$(cat "$scratch/thr.md")"
+sh run/bench_threads.sh -t 1 > /dev/null 2>&1
+ok $(($? != 2)) "bench_threads.sh -t 1: exit 2 (nothing to compare)"
+
 # load balancing and partition benchmarks (issue 17), on tiny meshes: every variant's figures
 HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_balance.sh -r 1 -p "metis zoltan" -o "$scratch/bal" \
     mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=12 > "$scratch/bal.txt" 2>&1

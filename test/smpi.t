@@ -26,7 +26,7 @@ ok $rc "run/smpirun.sh -n 4 runs a deck"
 [ $rc -eq 0 ] || diag "$(cat sim.err)"
 grep -q '^\*I-Internal   TotalReel = .*  loop: ' sim.out; ok $? "the listing on stdout has the TotalReel loop line"
 grep -q 'SMPI build.*blocking MPI_Allreduce' sim.out; ok $? "the listing says the SMPI build's reductions are blocking"
-grep -q ', 4 ranks, ' sim.out; ok $? "hydro ran on 4 simulated ranks"
+grep -q ', 4 ranks x 1 thread, ' sim.out; ok $? "hydro ran on 4 simulated ranks, one thread each"
 ! grep -q '^\[' sim.out; ok $? "SimGrid's messages stay off stdout"
 
 # Same code, same reductions: the totals printed by the simulated run are those of a real run.

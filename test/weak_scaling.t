@@ -192,6 +192,17 @@ ok $? "hydro failing on 2 ranks only: 1 rank ok (efficiency 1), 2 ranks failed (
 grep -q '^| m | mahyco | real | 2 | .*failed: exit 1' "$m/results.md" && png "$m/plot.png"
 ok $? "the table shows the failed rank count; the plot is still drawn"
 
+# threads: OMP_NUM_THREADS per run, mpirun --bind-to none, the mode column real-t2
+OMP_WAIT_POLICY=passive campaign "$tmp/th" -n 1,2 -p minimal -t 2
+[ $rc -eq 0 ] && [ "$(csv_field "$tmp/th/results.csv" 1 mode)" = real-t2 ] &&
+    [ "$(csv_field "$tmp/th/results.csv" 2 status)" = ok ] && grep -q '2 ranks x 2 threads' "$tmp/th/runs/n0002_minimal_r1.txt" &&
+    grep -q 'launcher: OMP_NUM_THREADS=2 .* --bind-to none' "$tmp/th/campaign.txt" && grep -q 'threads per rank: 2' "$tmp/th/campaign.txt"
+ok $? "-t 2: every run on 2 threads per rank, unbound, rows in mode real-t2, the campaign file says so"
+[ $rc -eq 0 ] || diag "$(cat "$tmp/th.err")"
+"$ws" --smpi -t 2 -n 1 --dry-run > /dev/null 2> "$tmp/th2.err"
+[ $? -eq 2 ] && grep -q 'SMPI build has no OpenMP' "$tmp/th2.err"
+ok $? "--smpi -t 2 is refused (exit 2): the SMPI build has no threads"
+
 # ---- --plot merges campaigns on one set of axes ----
 "$ws" --plot -o "$tmp/p" "$tmp/a" "$m" > "$tmp/p.out" 2> "$tmp/p.err"; rc=$?
 [ $rc -eq 0 ] && [ "$(tail -n +2 "$tmp/p/results.csv" | wc -l)" -eq 6 ] && png "$tmp/p/plot.png" &&
