@@ -5,7 +5,10 @@
 #endif
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 #include <time.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -45,7 +48,13 @@ static void banner(struct run *run)
     int threads = comm_threads();
     listing_printf(run->lst, "Internal", "hydro %s (%s), %d ranks x %d thread%s, started %s", HYDRO_VERSION,
                    HYDRO_REVISION, run->size, threads, threads > 1 ? "s" : "", date);
-    int cores = cores_allowed();
+    int cores = cores_allowed(), node_ranks = comm_node_ranks(run->comm);
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *wait = getenv("OMP_WAIT_POLICY");
+    if (threads > 1 && online > 0 && (long)node_ranks * threads > online && !(wait && !strcasecmp(wait, "passive")))
+        listing_printf(run->lst, "Internal", "Warning: %d ranks x %d threads on a node of %ld cores: threads that "
+                       "spin while they wait take the cores the others need; set OMP_WAIT_POLICY=passive",
+                       node_ranks, threads, online);
     if (threads > 1 && cores > 0 && cores < threads)
         listing_printf(run->lst, "Internal", "Warning: %d threads per rank, but rank 0 may run on %d core%s only (its "
                        "binding): launch with mpirun --bind-to none, or --map-by slot:PE=%d", threads, cores,

@@ -90,6 +90,14 @@ mkdir bound
 grep -q 'Warning: 2 threads per rank, but rank 0 may run on 1 core only' bound/log
 ok $? "a rank bound to one core with 2 threads is warned, with the launcher options that fix it"
 [ -s bound/log ] && grep -q Warning bound/log || diag "$(head -n 5 bound/log)"
+# 2 ranks x 2 threads spinning on fewer than 4 cores: the listing says what to set
+(cd bound && env -u OMP_WAIT_POLICY OMP_NUM_THREADS=2 timeout "$TIMEOUT" $TMPI -np 2 "$HYDRO" "$top/inputs/sod_x.ini" \
+    run.max_cycles=1 output.checkpoint_period=-1 > log2 2>&1)
+spin=0
+[ "$(nproc)" -ge 4 ] || spin=1
+[ "$(grep -c 'Warning: 2 ranks x 2 threads on a node of .*set OMP_WAIT_POLICY=passive' bound/log2)" -eq $spin ] &&
+    ! grep -q 'OMP_WAIT_POLICY' triple_point.2x2/log
+ok $? "2 ranks x 2 threads: a warning to set OMP_WAIT_POLICY=passive exactly when the node has fewer than 4 cores ($(nproc)); none once it is set"
 (unset OMP_NUM_THREADS; cd bound && timeout "$TIMEOUT" $MPIRUN -np 1 "$HYDRO" "$top/inputs/sod_x.ini" run.max_cycles=1 \
     output.checkpoint_period=-1 > log1 2>&1)
 grep -q '1 ranks x 1 thread,' bound/log1
