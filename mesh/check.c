@@ -7,9 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef __GLIBC__ /* known once a libc header is in */
 #include <malloc.h>
 #endif
+
+#include "par.h"
 
 static int world_rank(void)
 {
@@ -64,6 +67,9 @@ static _Noreturn void fatal(MPI_Comm comm, int status, const char *file, int lin
     fprintf(stderr, "hydro: rank %d: %s:%d: %s\n", world_rank(), file, line, msg);
     fflush(stderr);
     fflush(stdout);
+    if (par_thread() != 0) /* a worker thread (out of memory in a threaded loop) may not call MPI: this
+                            * process ends, and the launcher ends the others */
+        _exit(status);
     int init = 0, fin = 0;
     MPI_Initialized(&init);
     MPI_Finalized(&fin);

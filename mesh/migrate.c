@@ -18,6 +18,31 @@ static int64_t pos_of(int64_t code) { return code & (((int64_t)1 << POS_BITS) - 
 
 static int owned_var(const struct var *v, enum var_center center) { return v->center == center && (v->flags & VAR_MIGRATE); }
 
+/* Variable v's rows of items[lo..hi) into their places in a message block: par_ranges' pieces
+ * of pack_values (reads only, material rows too). */
+struct value_rows {
+    const struct registry *reg;
+    int v;
+    const int32_t *items;
+    char *dst;
+};
+
+static void value_rows(void *ctx, int64_t lo, int64_t hi)
+{
+    const struct value_rows *r = ctx;
+    const struct var *var = &r->reg->v[r->v];
+    const size_t row = (size_t)var->ncomp * sizeof(double);
+    for (int64_t i = lo; i < hi; i++) {
+        if (var->flags & VAR_MATERIAL) { /* one value per material, 0 where absent */
+            double vals[MATSTORE_MAX];
+            registry_mat_row(r->reg, r->v, r->items[i], vals);
+            memcpy(r->dst + (size_t)i * row, vals, row);
+        } else {
+            memcpy(r->dst + (size_t)i * row, var->data + (size_t)r->items[i] * var->ncomp, row);
+        }
+    }
+}
+
 /* Every registry-owned variable of the family, each as one block over the listed items. */
 static void pack_values(struct buf *b, const struct registry *reg, enum var_center center, const int32_t *items,
                         int64_t n)
@@ -26,18 +51,8 @@ static void pack_values(struct buf *b, const struct registry *reg, enum var_cent
         const struct var *var = &reg->v[v];
         if (!owned_var(var, center))
             continue;
-        size_t row = (size_t)var->ncomp * sizeof(double);
-        char *dst = buf_append(b, (size_t)n * row);
-        PAR_FOR(n) /* reads only: material rows too */
-        for (int64_t i = 0; i < n; i++) {
-            if (var->flags & VAR_MATERIAL) { /* one value per material, 0 where absent */
-                double vals[MATSTORE_MAX];
-                registry_mat_row(reg, v, items[i], vals);
-                memcpy(dst + (size_t)i * row, vals, row);
-            } else {
-                memcpy(dst + (size_t)i * row, var->data + (size_t)items[i] * var->ncomp, row);
-            }
-        }
+        struct value_rows r = {reg, v, items, buf_append(b, (size_t)n * (size_t)var->ncomp * sizeof(double))};
+        par_ranges(n, value_rows, &r);
     }
 }
 

@@ -23,18 +23,35 @@
 
 /* A loop over n items split in equal contiguous chunks, one per thread (n is the loop's bound). */
 #define PAR_FOR(n) PAR_PRAGMA(omp parallel for schedule(static) if ((n) >= PAR_MIN_ITEMS))
-/* The same with a max reduction of a double (exact in any order). */
-#define PAR_FOR_MAX(n, var) PAR_PRAGMA(omp parallel for schedule(static) reduction(max : var) if ((n) >= PAR_MIN_ITEMS))
 /* A parallel region over n items, inside which PAR_LOOP splits a loop as PAR_FOR does and each
  * thread keeps its own partial results, merged in PAR_CRITICAL. */
 #define PAR_REGION(n) PAR_PRAGMA(omp parallel if ((n) >= PAR_MIN_ITEMS))
 #define PAR_LOOP PAR_PRAGMA(omp for schedule(static) nowait)
-#define PAR_LOOP_WAIT PAR_PRAGMA(omp for schedule(static))
 #define PAR_CRITICAL PAR_PRAGMA(omp critical)
-#define PAR_BARRIER PAR_PRAGMA(omp barrier)
-#define PAR_SINGLE PAR_PRAGMA(omp single)
 
-/* Threads a parallel region runs on, and the calling thread's number in it. */
+#include <stdint.h>
+
+/* fn(ctx, lo, hi) over [0, n) in contiguous blocks, one per thread, when n is long; once, on the
+ * calling thread and without entering the OpenMP runtime, when it is short or there is one
+ * thread. For loops called many times on short lists (the packing of each ghost message): even
+ * a parallel region that starts no thread costs a microsecond or more, as much as the copy. */
+static inline void par_ranges(int64_t n, void (*fn)(void *ctx, int64_t lo, int64_t hi), void *ctx)
+{
+#ifdef _OPENMP
+    if (n >= PAR_MIN_ITEMS && omp_get_max_threads() > 1) {
+        PAR_PRAGMA(omp parallel)
+        {
+            int64_t t = omp_get_thread_num(), T = omp_get_num_threads();
+            fn(ctx, n * t / T, n * (t + 1) / T);
+        }
+        return;
+    }
+#endif
+    fn(ctx, 0, n);
+}
+
+/* Threads a parallel region runs on, and the calling thread's number in it (0: the main thread,
+ * the only one that calls MPI). */
 static inline int par_threads(void)
 {
 #ifdef _OPENMP

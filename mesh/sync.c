@@ -330,6 +330,38 @@ static const double *unpack_material(struct registry *reg, const struct var *var
     return src;
 }
 
+/* One variable's rows of the items idx[lo..hi) between its array and a block of n rows (nc
+ * doubles each, in plan order): par_ranges' pieces of pack and unpack. */
+struct rows {
+    double *data, *block;
+    const int32_t *idx;
+    int nc, stride;
+};
+
+static void rows_pack(void *ctx, int64_t lo, int64_t hi)
+{
+    const struct rows *r = ctx;
+    const int nc = r->nc;
+    double *dst = r->block + (size_t)lo * nc;
+    for (int64_t k = lo; k < hi; k++) {
+        const double *src = r->data + (size_t)r->idx[k] * r->stride;
+        for (int c = 0; c < nc; c++)
+            *dst++ = src[c];
+    }
+}
+
+static void rows_unpack(void *ctx, int64_t lo, int64_t hi)
+{
+    const struct rows *r = ctx;
+    const int nc = r->nc;
+    const double *src = r->block + (size_t)lo * nc;
+    for (int64_t k = lo; k < hi; k++) {
+        double *dst = r->data + (size_t)r->idx[k] * r->stride;
+        for (int c = 0; c < nc; c++)
+            dst[c] = *src++;
+    }
+}
+
 /* Message layout per neighbour: variable after variable, items in plan order, components; then
  * for a material group the items' compositions and each material variable's present entries.
  * Returns the doubles packed; *arcane the doubles Arcane's packing of the same values takes: a
@@ -342,14 +374,9 @@ static int32_t pack(const struct sync_group *g, const int32_t *idx, int32_t n, d
     const int nplain = g->nplain;
     for (int v = 0; v < nplain; v++) {
         const struct var *var = &g->reg->v[g->vars[v]];
-        int nc = var->ncomp, stride = var->stride;
-        PAR_FOR(n) /* each item at its place in the block */
-        for (int32_t k = 0; k < n; k++) {
-            const double *src = var->data + (size_t)idx[k] * stride;
-            for (int c = 0; c < nc; c++)
-                dst[(size_t)k * nc + c] = src[c];
-        }
-        dst += (size_t)n * nc;
+        struct rows r = {var->data, dst, idx, var->ncomp, var->stride};
+        par_ranges(n, rows_pack, &r); /* each item at its place in the block */
+        dst += (size_t)n * var->ncomp;
     }
     *arcane = dst - start;
     if (nplain == g->nvars)
@@ -371,14 +398,9 @@ static int32_t unpack(const struct sync_group *g, const int32_t *idx, int32_t n,
     int v = 0;
     for (; v < g->nplain; v++) {
         struct var *var = &g->reg->v[g->vars[v]];
-        int nc = var->ncomp, stride = var->stride;
-        PAR_FOR(n)
-        for (int32_t k = 0; k < n; k++) {
-            double *dst = var->data + (size_t)idx[k] * stride;
-            for (int c = 0; c < nc; c++)
-                dst[c] = src[(size_t)k * nc + c];
-        }
-        src += (size_t)n * nc;
+        struct rows r = {var->data, (double *)src, idx, var->ncomp, var->stride}; /* the block is only read */
+        par_ranges(n, rows_unpack, &r);
+        src += (size_t)n * var->ncomp;
     }
     if (v == g->nvars)
         return (int32_t)(src - start);

@@ -101,7 +101,7 @@ int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t 
         PAR_LOOP
         for (int32_t c = 0; c < nc; c++) {
             if (hp->nmat > 1) {
-                if (mat_eos_cell(hp, f, c) && mine.cell == INT32_MAX)
+                if (mat_eos_cell(hp, f, c) && c < mine.cell)
                     HYDRO_FAIL(&mine, c, "a material's equation of state has no sound speed (NaN or negative "
                                "pressure)");
                 continue;
@@ -109,7 +109,7 @@ int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t 
             const struct eos *q = &hp->eos[0];
             f->p[c] = eos_pressure(q, f->rho[c], f->e[c]);
             f->c[c] = eos_sound_speed(q, f->rho[c], f->p[c]);
-            if (mine.cell == INT32_MAX && (!isfinite(f->p[c]) || !isfinite(f->c[c])))
+            if (c < mine.cell && (!isfinite(f->p[c]) || !isfinite(f->c[c])))
                 HYDRO_FAIL(&mine, c, "the equation of state has no sound speed (NaN or negative pressure)");
         }
         PAR_CRITICAL
@@ -121,17 +121,17 @@ int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t 
     return -1;
 }
 
-/* Cell c from level n to n + 1: volume, length, density, viscosity, energy and EOS. Returns NULL,
- * or what failed. *change: its relative density change (rho1 - rho0) / rho1. */
-static const char *lagrange_cell(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp,
-                                 int32_t c, double dt, double *change)
+/* Cell c from level n to n + 1: volume, length, density, viscosity, energy and EOS. Returns 0, or
+ * -1 with err naming the check that failed. *change: its relative density change (rho1 - rho0) / rho1. */
+static int lagrange_cell(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, int32_t c,
+                         double dt, double *change, struct hydro_error *err)
 {
     const struct element *el = m->el;
     double xc[MAX_CELL_NODES][3]; /* the volume only: the next cycle computes its corner vectors */
     mesh_cell_coords(m, f->x, c, xc);
     double V = f->vol[c] = geom_volume(el, (const double(*)[3])xc);
     if (!(V > 0))
-        return V <= 0 ? "non-positive volume" : "volume is NaN";
+        return HYDRO_FAIL(err, c, V <= 0 ? "non-positive volume" : "volume is NaN");
     f->len[c] = geom_length(el, (const double(*)[3])xc, V, hp->length);
     double rho1 = f->mass[c] / V, rho0 = f->rho0[c];
     double dtau = 1.0 / rho1 - 1.0 / rho0;
@@ -141,7 +141,7 @@ static const char *lagrange_cell(const struct mesh *m, struct hydro_fields *f, c
     if (hp->nmat > 1) { /* each material's viscosity and energy, the cell's means */
         const char *what;
         f->rho[c] = rho1;
-        return mat_lagrange_cell(hp, f, c, rho0, rho1, divu, &what) ? what : NULL;
+        return mat_lagrange_cell(hp, f, c, rho0, rho1, divu, &what) ? HYDRO_FAIL(err, c, what) : 0;
     }
     double q = 0;
     const struct eos *eos = &hp->eos[0];
@@ -151,13 +151,13 @@ static const char *lagrange_cell(const struct mesh *m, struct hydro_fields *f, c
     f->rho[c] = rho1;
     double e1;
     if (eos_energy_update(eos, f->e0[c], f->p0[c], q, rho1, dtau, &e1) < 0)
-        return "the energy update's Newton iteration did not converge";
+        return HYDRO_FAIL(err, c, "the energy update's Newton iteration did not converge");
     f->e[c] = e1;
     f->p[c] = eos_pressure(eos, rho1, e1);
     f->c[c] = eos_sound_speed(eos, rho1, f->p[c]);
     if (!isfinite(e1) || !isfinite(f->p[c]) || !isfinite(f->c[c]) || !isfinite(q))
-        return "NaN in the energy or pressure";
-    return NULL;
+        return HYDRO_FAIL(err, c, "NaN in the energy or pressure");
+    return 0;
 }
 
 int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, int32_t nc, double dt,
@@ -172,10 +172,10 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
         PAR_LOOP
         for (int32_t c = 0; c < nc; c++) {
             double change = 0;
-            const char *what = lagrange_cell(m, f, hp, c, dt, &change);
+            struct hydro_error e;
+            if (lagrange_cell(m, f, hp, c, dt, &change, &e) && c < mine.cell)
+                mine = e;
             big = change > big ? change : big; /* a NaN change never counts, in any order */
-            if (what && mine.cell == INT32_MAX)
-                HYDRO_FAIL(&mine, c, what);
         }
         PAR_CRITICAL
         {
@@ -211,7 +211,7 @@ double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f,
             }
             double flow = hp->dt_control == DT_MICROHYDRO ? 0.0 : sqrt(v2max); /* MicroHydro: sound alone */
             double dt = hp->cfl * f->len[c] / (f->c[c] + flow);
-            if (dt < mine) {
+            if (dt < mine || (dt == mine && c < at)) { /* the smallest cell among equals, in any order */
                 mine = dt;
                 at = c;
             }

@@ -691,9 +691,9 @@ void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct rema
 }
 
 /* Cell c at the targets: volume, length, density and, with remap_heat, the dissipated kinetic
- * energy as heat. Returns NULL, or what is wrong with the cell. */
-static const char *finish_cell(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w,
-                               const struct hydro_params *hp, int32_t c)
+ * energy as heat. Returns 0, or -1 with err naming what is wrong with the cell. */
+static int finish_cell(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w,
+                       const struct hydro_params *hp, int32_t c, struct hydro_error *err)
 {
     const int nv = m->el->nnodes;
     const double inv_nv = 1.0 / nv; /* exact */
@@ -722,9 +722,9 @@ static const char *finish_cell(const struct mesh *m, struct hydro_fields *f, con
     else if (hp->remap_heat && eos_energy_admissible(&hp->eos[0], heated))
         f->e[c] = heated;
     if (!(f->mass[c] > 0))
-        return "the remap left no mass in the cell (time step too large for the mesh motion)";
+        return HYDRO_FAIL(err, c, "the remap left no mass in the cell (time step too large for the mesh motion)");
     int admissible = hp->nmat > 1 ? mat_admissible(hp, f, c) : eos_energy_admissible(&hp->eos[0], f->e[c]);
-    return admissible ? NULL : "the remap made the internal energy negative";
+    return admissible ? 0 : HYDRO_FAIL(err, c, "the remap made the internal energy negative");
 }
 
 int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w,
@@ -738,9 +738,9 @@ int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rema
         struct hydro_error mine = HYDRO_NO_ERROR;
         PAR_LOOP
         for (int32_t c = 0; c < nc; c++) {
-            const char *what = finish_cell(m, f, w, hp, c);
-            if (what && mine.cell == INT32_MAX)
-                HYDRO_FAIL(&mine, c, what);
+            struct hydro_error e;
+            if (finish_cell(m, f, w, hp, c, &e) && c < mine.cell)
+                mine = e;
         }
         PAR_CRITICAL
         hydro_error_merge(&first, &mine);
