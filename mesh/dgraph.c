@@ -236,8 +236,8 @@ static void fill_answers(struct dgraph *g, const struct face_answer *ans)
     g->xadj[g->nlocal] = (int32_t)len;
 }
 
-void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int64_t *gid, const int64_t *nodes,
-                  const int32_t *tags, const int32_t *weight, int ncon, struct dgraph *g)
+/* The graph's frame (collective): vertex ranges from every rank's n cells, gids and weights. */
+static void frame(MPI_Comm comm, int64_t n, const int64_t *gid, const int32_t *weight, int ncon, struct dgraph *g)
 {
     const int P = comm_size(comm);
     memset(g, 0, sizeof *g);
@@ -257,6 +257,12 @@ void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int6
     for (int64_t c = 1; c < n; c++)
         if (gid[c] <= gid[c - 1])
             hydro_fatal(comm, EXIT_RUNTIME, "internal error: dual graph cells not in ascending global id");
+}
+
+void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int64_t *gid, const int64_t *nodes,
+                  const int32_t *tags, const int32_t *weight, int ncon, struct dgraph *g)
+{
+    frame(comm, n, gid, weight, ncon, g);
     struct face_ask *asks;
     struct around a;
     around_build(&a, el, n, nodes);
@@ -266,6 +272,77 @@ void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int6
     free(ans);
     free(asks);
     around_free(&a); /* last: its memory, the largest scratch, is one free block for what follows */
+}
+
+/* Vertex numbers of the first ghost layer's cells (the others' stay -1): each cell's index among
+ * its owner's owned cells (ascending gid), asked of the owner, plus the owner's first vertex. */
+static int32_t *ghost_vertices(MPI_Comm comm, const struct mesh *m, const struct dgraph *g)
+{
+    const int32_t first = m->cell_layer_start[1], last = m->cell_layer_start[m->nlayers >= 1 ? 2 : 1];
+    int32_t *vnum = xmalloc((size_t)(m->ncells ? m->ncells : 1) * sizeof *vnum);
+    for (int32_t c = 0; c < m->ncells; c++)
+        vnum[c] = c < m->ncells_owned ? (int32_t)(g->vtxdist[comm_rank(comm)] + c) : -1;
+    struct outbox out;
+    outbox_init(&out, comm);
+    for (int32_t c = first; c < last; c++)
+        buf_put_i64(&out.to[m->cell_owner[c]], m->cell_gid[c]);
+    struct inbox in;
+    comm_exchange(comm, &out, &in);
+    for (int i = 0; i < in.n; i++) /* answers in the order asked */
+        while (!buf_done(&in.msg[i])) {
+            int64_t gid = buf_get_i64(&in.msg[i]), idx = mesh_owned_cell(m, gid);
+            if (idx < 0)
+                hydro_fatal(comm, EXIT_RUNTIME, "internal error: rank %d asked for cell %lld, not owned here",
+                            in.src[i], (long long)gid);
+            buf_put_i64(&out.to[in.src[i]], idx);
+        }
+    inbox_free(&in);
+    comm_exchange(comm, &out, &in);
+    outbox_free(&out);
+    int *msg_of = xmalloc((size_t)g->nranks * sizeof *msg_of); /* owner rank -> its answer */
+    for (int i = 0; i < in.n; i++)
+        msg_of[in.src[i]] = i;
+    for (int32_t c = first; c < last; c++) {
+        const int r = m->cell_owner[c];
+        vnum[c] = (int32_t)(g->vtxdist[r] + buf_get_i64(&in.msg[msg_of[r]]));
+    }
+    free(msg_of);
+    inbox_free(&in);
+    return vnum;
+}
+
+void dgraph_from_mesh(MPI_Comm comm, const struct mesh *m, const int32_t *weight, int ncon, struct dgraph *g)
+{
+    const struct element *el = m->el;
+    const int nv = el->nnodes, nf = el->nfaces;
+    if (m->nlayers < 1)
+        hydro_fatal(comm, EXIT_RUNTIME, "internal error: the dual graph from a mesh needs a ghost layer");
+    frame(comm, m->ncells_owned, m->cell_gid, weight, ncon, g);
+    int32_t *vnum = ghost_vertices(comm, m, g);
+    g->xadj = xmalloc((size_t)(m->ncells_owned + 1) * sizeof *g->xadj);
+    g->adjncy = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned * nf : 1) * sizeof *g->adjncy);
+    int32_t len = 0;
+    g->xadj[0] = 0;
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        int64_t nodes[MAX_CELL_NODES], key[MAX_CELL_FACES][4];
+        int order[MAX_CELL_FACES];
+        for (int k = 0; k < nv; k++)
+            nodes[k] = m->node_gid[m->cell_nodes[(size_t)c * nv + k]];
+        sorted_faces(el, nodes, key, order); /* neighbours in face key order, as dgraph_build */
+        for (int i = 0; i < nf; i++) {
+            const int32_t face = m->cell_faces[(size_t)c * nf + order[i]];
+            const int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
+            const int32_t other = a == c ? b : a;
+            if (other < 0) /* the domain's boundary (an owned cell's faces are never cut) */
+                continue;
+            if (vnum[other] < 0)
+                hydro_fatal(comm, EXIT_RUNTIME, "internal error: cell %lld's face neighbour %lld lies beyond "
+                            "the first ghost layer", (long long)m->cell_gid[c], (long long)m->cell_gid[other]);
+            g->adjncy[len++] = vnum[other];
+        }
+        g->xadj[c + 1] = len;
+    }
+    free(vnum);
 }
 
 void dgraph_free(struct dgraph *g)

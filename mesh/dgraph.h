@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "element.h"
+#include "mesh.h"
 
 struct dgraph {
     int nranks;
@@ -30,6 +31,11 @@ struct dgraph {
  * is, in global id order, the graph a serial build of the whole mesh gives. */
 void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int64_t *gid, const int64_t *nodes,
                   const int32_t *tags, const int32_t *weight, int ncon, struct dgraph *g);
+/* Collective. The same graph, for the owned cells of a built mesh (at least one ghost layer):
+ * each owned cell's face neighbours are local, found through the mesh's faces instead of node ids
+ * and a directory; the first ghost layer's vertex numbers are asked of their owners. What a
+ * rebalance partitions. */
+void dgraph_from_mesh(MPI_Comm comm, const struct mesh *m, const int32_t *weight, int ncon, struct dgraph *g);
 /* Vertex i's total weight over its constraints (1 without weights). */
 int32_t dgraph_weight(const struct dgraph *g, int32_t i);
 void dgraph_free(struct dgraph *g);

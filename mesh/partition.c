@@ -94,7 +94,7 @@ int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struc
 void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const struct mesh *m, const int *weight,
                          int ncon, int *dest, double *imb_before, double *imb_after)
 {
-    const int P = comm_size(comm), nv = m->el->nnodes, nf = m->el->nfaces;
+    const int P = comm_size(comm);
     const int32_t n = m->ncells_owned;
     if (!pt)
         hydro_fatal(comm, EXIT_RUNTIME, "internal error: no graph partitioner");
@@ -106,18 +106,8 @@ void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const stru
             total[c] += weight[(size_t)c * ncon + k];
     }
     if (P > 1) {
-        int64_t *nodes = xmalloc((size_t)(n ? n : 1) * nv * sizeof *nodes);
-        int32_t *boundary = xmalloc((size_t)(n ? n : 1) * nf * sizeof *boundary); /* no other cell has the face */
-        for (int32_t c = 0; c < n; c++) {
-            for (int k = 0; k < nv; k++)
-                nodes[(size_t)c * nv + k] = m->node_gid[m->cell_nodes[(size_t)c * nv + k]];
-            for (int s = 0; s < nf; s++)
-                boundary[(size_t)c * nf + s] = m->face_cells[2 * m->cell_faces[(size_t)c * nf + s] + 1] == FACE_BOUNDARY;
-        }
         struct dgraph g;
-        dgraph_build(comm, m->el, n, m->cell_gid, nodes, boundary, weight, ncon, &g);
-        free(nodes);
-        free(boundary);
+        dgraph_from_mesh(comm, m, weight, ncon, &g);
         pt->partition(comm, &g, P, 1, part);
         dgraph_free(&g);
     }

@@ -12,6 +12,7 @@
 #include "comm.h"
 #include "deck.h"
 #include "dgraph.h"
+#include "ghost.h"
 #include "gmsh.h"
 #include "partitioner.h"
 #include "setup.h"
@@ -224,6 +225,26 @@ int main(int argc, char **argv)
     tap_ok(&t, bad == 0, "without boundary tags (every lone face asked of the directory): the same graph (%lld "
            "rows differ)", bad);
     dgraph_free(&g);
+
+    /* a rebalance's graph: from the faces of the mesh built on these cells, 1 and 3 ghost layers */
+    for (int layers = 1; layers <= 3; layers += 2) {
+        char merr[1024];
+        struct cellset own; /* mesh_build takes its arrays: a fresh copy of these cells, with positions */
+        scatter(&whole, me, P, &own);
+        for (int64_t i = 0; i < own.ncells * own.el->nnodes; i++)
+            if (!cellset_node_xyz(&own, own.nodes[i]))
+                cellset_add_node(&own, own.nodes[i], cellset_node_xyz(&whole, own.nodes[i]));
+        struct mesh *m = mesh_build(comm, &own, layers, 0, merr, sizeof merr);
+        cellset_free(&own);
+        if (!m)
+            hydro_fatal(comm, 1, "%s", merr);
+        dgraph_from_mesh(comm, m, NULL, 1, &g);
+        bad = wrong_rows(comm, &g, off, nb);
+        tap_ok(&t, g.vtxdist[P] == N && bad == 0, "from the mesh's faces (%d ghost layer%s): the same graph, row by "
+               "row, neighbours in face key order (%lld rows differ)", layers, layers > 1 ? "s" : "", bad);
+        dgraph_free(&g);
+        mesh_destroy(m);
+    }
 
     /* METIS: the whole mesh on rank 0 (read in place) against the scattered cells (gathered) */
     cellset_init(&none, whole.el->dim);
