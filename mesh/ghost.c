@@ -69,8 +69,11 @@ struct directory {
     int64_t *start; /* [nnodes + 1]: the cells of node[i] are [start[i], start[i + 1]) */
     int64_t *cell;  /* cells around each node, ascending */
     int32_t *owner; /* their owners */
-    struct idmap slot; /* node -> slot, in order of first arrival */
-    int64_t *pos;      /* [nnodes] slot -> index in node */
+    int64_t base;   /* the first node id homed here: node ids are dense (every reader and the
+                     * generator number the nodes 0 .. N-1), so a node's entry is found by its
+                     * offset from base, without a hash map */
+    int64_t *at;    /* [block] node - base -> its index in node, -1 when absent (counts during the
+                     * first pass) */
 };
 
 static int home(const struct directory *d, int64_t node) { return (int)(node / d->block); }
@@ -101,14 +104,9 @@ static void directory_pass(struct directory *d, int pass, int me, const struct c
                 owner = me;
             }
             if (pass == 0) {
-                if (idmap_put(&d->slot, node, d->nnodes)) {
-                    if ((d->nnodes & (d->nnodes - 1)) == 0) /* powers of two: grow */
-                        d->pos = xrealloc(d->pos, (size_t)(d->nnodes ? 2 * d->nnodes : 1) * sizeof *d->pos);
-                    d->pos[d->nnodes++] = 0;
-                }
-                d->pos[idmap_get(&d->slot, node)]++; /* counts, for now */
+                d->at[node - d->base]++; /* counts, for now */
             } else {
-                int64_t e = fill[d->pos[idmap_get(&d->slot, node)]]++;
+                int64_t e = fill[d->at[node - d->base]]++;
                 d->cell[e] = cell;
                 d->owner[e] = owner;
             }
@@ -124,6 +122,10 @@ static void directory_build(MPI_Comm comm, const struct cellset *own, struct dir
     for (int64_t i = 0; i < own->ncells * nv; i++)
         top = own->nodes[i] > top ? own->nodes[i] : top;
     top = comm_max_ll(comm, top);
+    long long refs = comm_sum_ll(comm, (long long)own->ncells * nv);
+    if (top >= 4 * refs + 1024) /* dense ids: never more ids than cell corners */
+        hydro_fatal(comm, EXIT_RUNTIME, "internal error: node ids up to %lld for %lld cell corners: not a dense "
+                    "numbering", top, refs);
     d->block = (top + 1) / P + 1; /* home(top) < P */
     /* pairs for other homes: counted first so that each message is allocated once, exactly */
     int64_t *per_home = xcalloc((size_t)P, sizeof *per_home);
@@ -149,29 +151,28 @@ static void directory_build(MPI_Comm comm, const struct cellset *own, struct dir
     struct inbox in;
     comm_exchange(comm, &out, &in);
     outbox_free(&out);
-    idmap_init(&d->slot, 1024);
+    d->base = (int64_t)me * d->block;
+    d->at = xcalloc((size_t)d->block, sizeof *d->at);
     directory_pass(d, 0, me, own, &in, NULL);
-    /* nodes in ascending order, their lists one after the other */
-    const int64_t nn = d->nnodes;
-    struct key_idx *o = xmalloc((size_t)(nn ? nn : 1) * sizeof *o);
-    for (int64_t s = 0; s < nn; s++)
-        o[s] = (struct key_idx){0, s};
-    for (size_t i = 0; i < d->slot.cap; i++)
-        if (d->slot.keys[i] >= 0)
-            o[d->slot.vals[i]].key = d->slot.keys[i];
-    qsort(o, (size_t)nn, sizeof *o, key_idx_cmp);
+    /* nodes in ascending order (the offsets' order), their lists one after the other */
+    int64_t nn = 0;
+    for (int64_t i = 0; i < d->block; i++)
+        nn += d->at[i] > 0;
+    d->nnodes = nn;
     d->node = xmalloc((size_t)(nn ? nn : 1) * sizeof *d->node);
     d->start = xmalloc((size_t)(nn + 1) * sizeof *d->start);
     int64_t *fill = xmalloc((size_t)(nn ? nn : 1) * sizeof *fill);
     d->start[0] = 0;
-    for (int64_t i = 0; i < nn; i++) {
-        d->node[i] = o[i].key;
-        d->start[i + 1] = d->start[i] + d->pos[o[i].idx]; /* pos holds the counts */
-        fill[i] = d->start[i];
+    for (int64_t i = 0, k = 0; i < d->block; i++) {
+        if (d->at[i] == 0) {
+            d->at[i] = -1;
+            continue;
+        }
+        d->node[k] = d->base + i;
+        d->start[k + 1] = d->start[k] + d->at[i]; /* at holds the counts */
+        fill[k] = d->start[k];
+        d->at[i] = k++;
     }
-    for (int64_t i = 0; i < nn; i++)
-        d->pos[o[i].idx] = i;
-    free(o);
     d->cell = xmalloc((size_t)(d->start[nn] ? d->start[nn] : 1) * sizeof *d->cell);
     d->owner = xmalloc((size_t)(d->start[nn] ? d->start[nn] : 1) * sizeof *d->owner);
     directory_pass(d, 1, me, own, &in, fill);
@@ -195,19 +196,18 @@ static void directory_free(struct directory *d)
     free(d->start);
     free(d->cell);
     free(d->owner);
-    free(d->pos);
-    idmap_free(&d->slot);
+    free(d->at);
     memset(d, 0, sizeof *d);
 }
 
 /* Index of node in the directory (fatal when it is not homed here). */
 static int64_t dir_index(const struct directory *d, int64_t node)
 {
-    int64_t s = idmap_get(&d->slot, node);
-    if (s < 0)
+    int64_t i = node - d->base;
+    if (i < 0 || i >= d->block || d->at[i] < 0)
         hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: node %lld unknown to its directory",
                     (long long)node);
-    return d->pos[s];
+    return d->at[i];
 }
 
 static void put_list(const struct directory *d, int64_t i, struct buf *b)
