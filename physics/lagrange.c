@@ -226,77 +226,92 @@ double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f,
     return best;
 }
 
-/* Wall directions at a node: the unit normals of the boundary faces around it, in the node's
+/* Wall directions at node n: the unit normals of the boundary faces around it, in the node's
  * cell order (ascending gid) and each cell's face order, grouped when within 30 degrees of
- * each other (a curved wall), each group's summed normal made orthonormal to the previous. */
-void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls *w)
+ * each other (a curved wall), each group's summed normal made orthonormal to the previous.
+ * Returns how many (at most the dimension) and puts them in dir. */
+static int node_walls(const struct mesh *m, const double *x, int32_t n, double dir[3][3])
 {
     const struct element *el = m->el;
-    int nf = el->nfaces;
+    const int nf = el->nfaces;
+    double group[8][3];
+    int ngroup = 0, count = 0;
+    for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
+        int32_t c = m->node_cells[k];
+        int corner = m->node_corner[k];
+        for (int f = 0; f < nf; f++) {
+            int32_t face = m->cell_faces[(size_t)c * nf + f];
+            if (m->face_cells[2 * (size_t)face + 1] != FACE_BOUNDARY)
+                continue;
+            int on = 0;
+            for (int i = 0; i < el->nface_nodes; i++)
+                on |= el->face_nodes[f][i] == corner;
+            if (!on)
+                continue;
+            double xc[MAX_CELL_NODES][3], nrm[3];
+            mesh_cell_coords(m, x, c, xc);
+            geom_face_normal(el, (const double(*)[3])xc, f, nrm);
+            double len = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+            if (!(len > 0))
+                continue;
+            int g;
+            for (g = 0; g < ngroup; g++) {
+                double gl = sqrt(group[g][0] * group[g][0] + group[g][1] * group[g][1] + group[g][2] * group[g][2]);
+                if ((group[g][0] * nrm[0] + group[g][1] * nrm[1] + group[g][2] * nrm[2]) / (gl * len) > 0.866)
+                    break;
+            }
+            if (g == ngroup) {
+                if (ngroup == 8)
+                    continue;
+                memset(group[ngroup++], 0, sizeof group[0]);
+            }
+            for (int d = 0; d < 3; d++)
+                group[g][d] += nrm[d] / len;
+        }
+    }
+    for (int g = 0; g < ngroup && count < el->dim; g++) { /* Gram-Schmidt */
+        double u[3] = {group[g][0], group[g][1], group[g][2]};
+        for (int k = 0; k < count; k++) {
+            double dot = u[0] * dir[k][0] + u[1] * dir[k][1] + u[2] * dir[k][2];
+            for (int d = 0; d < 3; d++)
+                u[d] -= dot * dir[k][d];
+        }
+        double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+        double glen = sqrt(group[g][0] * group[g][0] + group[g][1] * group[g][1] + group[g][2] * group[g][2]);
+        if (len <= 0.1 * glen)
+            continue; /* (almost) in the span of the previous walls */
+        for (int d = 0; d < 3; d++)
+            dir[count][d] = u[d] / len;
+        count++;
+    }
+    return count;
+}
+
+/* Two threaded passes, the first counting each node's directions (where its first goes), the
+ * second writing them: one node's directions do not depend on the others'. */
+void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls *w)
+{
     w->nnodes = nn;
     w->count = xcalloc((size_t)(nn ? nn : 1), sizeof *w->count);
     w->first = xcalloc((size_t)(nn ? nn : 1), sizeof *w->first);
-    size_t ndir = 0, cap = 64;
-    w->dir = xmalloc(cap * 3 * sizeof *w->dir);
+    PAR_FOR(nn)
+    for (int32_t n = 0; n < nn; n++) {
+        double dir[3][3];
+        w->count[n] = (int8_t)node_walls(m, x, n, dir);
+    }
+    size_t ndir = 0;
     for (int32_t n = 0; n < nn; n++) {
         w->first[n] = (int32_t)ndir;
-        if (ndir + 3 > cap) {
-            cap *= 2;
-            w->dir = xrealloc(w->dir, cap * 3 * sizeof *w->dir);
-        }
-        double group[8][3];
-        int ngroup = 0;
-        for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
-            int32_t c = m->node_cells[k];
-            int corner = m->node_corner[k];
-            for (int f = 0; f < nf; f++) {
-                int32_t face = m->cell_faces[(size_t)c * nf + f];
-                if (m->face_cells[2 * (size_t)face + 1] != FACE_BOUNDARY)
-                    continue;
-                int on = 0;
-                for (int i = 0; i < el->nface_nodes; i++)
-                    on |= el->face_nodes[f][i] == corner;
-                if (!on)
-                    continue;
-                double xc[MAX_CELL_NODES][3], nrm[3];
-                mesh_cell_coords(m, x, c, xc);
-                geom_face_normal(el, (const double(*)[3])xc, f, nrm);
-                double len = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-                if (!(len > 0))
-                    continue;
-                int g;
-                for (g = 0; g < ngroup; g++) {
-                    double gl = sqrt(group[g][0] * group[g][0] + group[g][1] * group[g][1] + group[g][2] * group[g][2]);
-                    if ((group[g][0] * nrm[0] + group[g][1] * nrm[1] + group[g][2] * nrm[2]) / (gl * len) > 0.866)
-                        break;
-                }
-                if (g == ngroup) {
-                    if (ngroup == 8)
-                        continue;
-                    memset(group[ngroup++], 0, sizeof group[0]);
-                }
-                for (int d = 0; d < 3; d++)
-                    group[g][d] += nrm[d] / len;
-            }
-        }
-        for (int g = 0; g < ngroup && w->count[n] < el->dim; g++) { /* Gram-Schmidt */
-            double u[3] = {group[g][0], group[g][1], group[g][2]};
-            for (int k = 0; k < w->count[n]; k++) {
-                const double *e = w->dir + ((size_t)w->first[n] + k) * 3;
-                double dot = u[0] * e[0] + u[1] * e[1] + u[2] * e[2];
-                for (int d = 0; d < 3; d++)
-                    u[d] -= dot * e[d];
-            }
-            double len = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-            double glen = sqrt(group[g][0] * group[g][0] + group[g][1] * group[g][1] + group[g][2] * group[g][2]);
-            if (len <= 0.1 * glen)
-                continue; /* (almost) in the span of the previous walls */
-            double *e = w->dir + ((size_t)w->first[n] + w->count[n]) * 3;
-            for (int d = 0; d < 3; d++)
-                e[d] = u[d] / len;
-            w->count[n]++;
-        }
         ndir += (size_t)w->count[n];
+    }
+    w->dir = xmalloc((ndir ? ndir : 1) * 3 * sizeof *w->dir);
+    PAR_FOR(nn)
+    for (int32_t n = 0; n < nn; n++) {
+        if (!w->count[n])
+            continue;
+        double dir[3][3];
+        node_walls(m, x, n, dir);
+        memcpy(w->dir + (size_t)w->first[n] * 3, dir, (size_t)w->count[n] * 3 * sizeof(double));
     }
 }
 
