@@ -34,7 +34,6 @@ void comm_init(int *argc, char ***argv)
 #endif
 }
 
-int comm_threads(void) { return par_threads(); }
 void comm_finalize(void) { MPI_CHECK(MPI_Finalize()); }
 
 int comm_rank(MPI_Comm comm)

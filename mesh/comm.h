@@ -9,8 +9,6 @@
 #include "xsum.h"
 
 void comm_init(int *argc, char ***argv);
-/* Threads each rank computes with (OMP_NUM_THREADS; 1 when unset or without OpenMP). */
-int comm_threads(void);
 void comm_finalize(void);
 int comm_rank(MPI_Comm comm);
 int comm_size(MPI_Comm comm);

@@ -278,10 +278,11 @@ void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int6
  * its owner's owned cells (ascending gid), asked of the owner, plus the owner's first vertex. */
 static int32_t *ghost_vertices(MPI_Comm comm, const struct mesh *m, const struct dgraph *g)
 {
-    const int32_t first = m->cell_layer_start[1], last = m->cell_layer_start[m->nlayers >= 1 ? 2 : 1];
+    const int32_t first = m->cell_layer_start[1], last = m->cell_layer_start[2]; /* nlayers >= 1 */
+    const int64_t mine = g->vtxdist[comm_rank(comm)];
     int32_t *vnum = xmalloc((size_t)(m->ncells ? m->ncells : 1) * sizeof *vnum);
     for (int32_t c = 0; c < m->ncells; c++)
-        vnum[c] = c < m->ncells_owned ? (int32_t)(g->vtxdist[comm_rank(comm)] + c) : -1;
+        vnum[c] = c < m->ncells_owned ? (int32_t)(mine + c) : -1;
     struct outbox out;
     outbox_init(&out, comm);
     for (int32_t c = first; c < last; c++)

@@ -21,6 +21,7 @@
 #include "comm.h"
 #include "loadbalance.h"
 #include "memest.h"
+#include "par.h"
 #include "partition.h"
 #include "quality.h"
 #include "restart.h"
@@ -45,7 +46,7 @@ static void banner(struct run *run)
     char date[64];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S", localtime(&now));
-    int threads = comm_threads();
+    int threads = par_threads(); /* OMP_NUM_THREADS; 1 when unset (comm_init) or without OpenMP */
     listing_printf(run->lst, "Internal", "hydro %s (%s), %d ranks x %d thread%s, started %s", HYDRO_VERSION,
                    HYDRO_REVISION, run->size, threads, threads > 1 ? "s" : "", date);
     int cores = cores_allowed(), node_ranks = comm_node_ranks(run->comm);
