@@ -26,7 +26,7 @@ for h in "$1" "$2"; do [ -x "$h" ] || { echo "$0: $h is not an executable" >&2; 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-. "$top/run/bench_lib.sh" # median, timer, peak
+. "$top/run/bench_lib.sh" # median, timer, peak, cells_of, cycles_of, bytes_avg_of
 
 # one CASE run of binary number B (a or b): its figures appended to $tmp/B_<figure>
 measure() {
@@ -42,7 +42,7 @@ measure() {
         output.checkpoint_period=-1 > "$tmp/out" 2>&1 < /dev/null ||
         { echo "$0: $hydro failed on the $case run:" >&2; tail -n 5 "$tmp/out" >&2; exit 1; }
     own=$(sed -n 's/.*This rank: \([0-9]*\) owned cells.*/\1/p' "$tmp/out")
-    n=$(sed -n 's/.*Totals at cycle \([0-9]*\),.*/\1/p' "$tmp/out" | tail -n 1)
+    n=$(cycles_of "$tmp/out")
     for t in lagrange remap loop; do
         awk -v s="$(timer "$tmp/out" $t)" -v c="$own" -v n="$n" 'BEGIN {print s / c / n * 1e9}' >> "$tmp/${b}_${case}_$t"
     done

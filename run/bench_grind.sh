@@ -36,7 +36,7 @@ for n in "$repeats" "$cycles" "$scale"; do case $n in "" | *[!0-9]* | 0) usage ;
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-. "$top/run/bench_lib.sh" # median, timer, peak
+. "$top/run/bench_lib.sh" # median, timer, peak, cells_of, cycles_of, bytes_avg_of
 
 for i in $(seq "$repeats"); do
     for d in 3d 2d; do
@@ -48,9 +48,9 @@ for i in $(seq "$repeats"); do
         # shellcheck disable=SC2086
         $mpirun_cmd ${MPI_ARGS:-} -np 1 "$hydro" "$@" run.max_cycles="$cycles" output.listing_period=0 \
             output.checkpoint_period=-1 > "$tmp/out"
-        cells=$(sed -n 's/.*D [a-z]*: \([0-9]*\) cells.*/\1/p' "$tmp/out")
+        cells=$(cells_of "$tmp/out")
         echo "$cells" > "$tmp/cells_$d"
-        n=$(sed -n 's/.*Totals at cycle \([0-9]*\),.*/\1/p' "$tmp/out") # the last cycle done
+        n=$(cycles_of "$tmp/out")
         [ "${n:-0}" -gt 0 ] || { echo "$0: no cycle done in the $d run" >&2; exit 1; }
         for t in lagrange remap loop; do
             secs=$(timer "$tmp/out" $t)
@@ -67,7 +67,7 @@ rss_3d() {
     # shellcheck disable=SC2086
     $mpirun_cmd ${MPI_ARGS:-} -np 1 "$hydro" "$top/inputs/bench/mahyco.ini" mesh.nx="$1" run.max_cycles=2 \
         output.listing_period=0 output.checkpoint_period=-1 > "$tmp/out"
-    c=$(sed -n 's/.*D [a-z]*: \([0-9]*\) cells.*/\1/p' "$tmp/out")
+    c=$(cells_of "$tmp/out")
     b=$(sed -n 's/.*; \([0-9]*\) bytes per owned cell.*/\1/p' "$tmp/out")
     [ -n "$c" ] && [ -n "$b" ] || { echo "$0: no cells or memory in the listing of the nx=$1 run" >&2; exit 1; }
     echo "$c $((c * b))"

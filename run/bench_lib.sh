@@ -6,3 +6,8 @@ median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (
 timer() { awk -v t="$2" '/Rank 0 timers/ {g = 1} g && $2 == t {print $3; exit}' "$1"; }
 # peak FILE: the largest rank's peak resident memory of a listing, MB
 peak() { sed -n 's/.*Peak resident memory per rank: .* max \([0-9.]*\) MB.*/\1/p' "$1"; }
+# cells_of FILE: the mesh's cells; cycles_of FILE: the last cycle the listing totals (the cycles done)
+cells_of() { sed -n 's/.*D [a-z]*: \([0-9]*\) cells.*/\1/p' "$1"; }
+cycles_of() { sed -n 's/.*Totals at cycle \([0-9]*\),.*/\1/p' "$1" | tail -n 1; }
+# bytes_avg_of FILE: the bytes the synchronisations sent per cycle, averaged over ranks
+bytes_avg_of() { sed -n 's/.*Bytes sent per cycle over ranks: min [0-9]* (rank [0-9]*) avg \([0-9.]*\) .*/\1/p' "$1"; }

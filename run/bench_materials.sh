@@ -39,7 +39,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 deck=$top/inputs/bench/mahyco.ini
-. "$top/run/bench_lib.sh" # median, timer, peak
+. "$top/run/bench_lib.sh" # median, timer, peak, cells_of, cycles_of, bytes_avg_of
 # hy NP VARIANT ARGS...: one run of the variant (one: the deck's gas; two: ZG and ZD)
 hy() {
     np=$1 variant=$2
@@ -56,8 +56,7 @@ hy() {
 for i in $(seq "$repeats"); do
     for v in one two; do
         hy 1 $v > "$tmp/out"
-        cells=$(sed -n 's/.*D [a-z]*: \([0-9]*\) cells.*/\1/p' "$tmp/out")
-        n=$(sed -n 's/.*Totals at cycle \([0-9]*\),.*/\1/p' "$tmp/out")
+        cells=$(cells_of "$tmp/out") n=$(cycles_of "$tmp/out")
         [ "${n:-0}" -gt 0 ] || { echo "$0: no cycle done ($v)" >&2; exit 1; }
         for t in loop lagrange remap; do
             awk -v s="$(timer "$tmp/out" $t)" -v c="$cells" -v n="$n" 'BEGIN {print s / c / n * 1e9}' >> "$tmp/${t}_$v"
@@ -66,8 +65,7 @@ for i in $(seq "$repeats"); do
         hy 1 $v mesh.nx=$((400 / scale)) > "$tmp/big"
         awk -v a="$p1" -v b="$(peak "$tmp/big")" -v c="$cells" 'BEGIN {print (b - a) * 1e6 / (3 * c)}' >> "$tmp/mem_$v"
         hy 2 $v > "$tmp/two"
-        sed -n 's/.*Bytes sent per cycle over ranks: min [0-9]* (rank [0-9]*) avg \([0-9.]*\) .*/\1/p' "$tmp/two" \
-            >> "$tmp/bytes_$v"
+        bytes_avg_of "$tmp/two" >> "$tmp/bytes_$v"
     done
 done
 row() { # row LABEL FILE_STEM FORMAT

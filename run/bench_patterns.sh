@@ -25,7 +25,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 loop_max() { awk '/Timers over/ {g = 1} g && $2 == "loop" {print $6; exit}' "$1"; }
 sync_max() { awk '/Timers over/ {g = 1} g && $2 == "sync" {print $6; exit}' "$1"; }
-. "$top/run/bench_lib.sh" # median, timer, peak
+. "$top/run/bench_lib.sh" # median, timer, peak, cells_of, cycles_of, bytes_avg_of
 for i in $(seq "$repeats"); do
     for p in mahyco minimal; do
         # shellcheck disable=SC2086
@@ -36,7 +36,7 @@ for i in $(seq "$repeats"); do
         grep 'Synchronisations per cycle' "$tmp/out" | sed 's/.*cycle: \([0-9.]*\).*/\1/' > "$tmp/n_$p"
         grep 'This rank sent per cycle' "$tmp/out" | sed 's/.*cycle: [0-9]* messages, \([0-9]*\) bytes/\1/' > "$tmp/b_$p"
         sed -n 's/.*; \([0-9]*\) bytes per owned cell.*/\1/p' "$tmp/out" >> "$tmp/mem_$p"
-        sed -n 's/.*Totals at cycle \([0-9]*\),.*/\1/p' "$tmp/out" > "$tmp/cycles"
+        cycles_of "$tmp/out" > "$tmp/cycles"
     done
 done
 cells=$(sed -n 's/.*D hexes: \([0-9]*\) cells.*/\1/p' "$tmp/out")

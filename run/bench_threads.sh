@@ -40,7 +40,7 @@ for n in "$threads" "$repeats" "$cycles" "$scale"; do case $n in "" | *[!0-9]* |
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-. "$top/run/bench_lib.sh" # median, timer, peak
+. "$top/run/bench_lib.sh" # median, timer, peak, cells_of, cycles_of, bytes_avg_of
 
 T=$threads
 variants="1x1 1x$T ${T}x1"
@@ -51,14 +51,12 @@ for i in $(seq "$repeats"); do
         OMP_NUM_THREADS=$nt $mpirun_cmd --bind-to none ${MPI_ARGS:-} -np "$np" "$hydro" "$top/inputs/bench/mahyco.ini" \
             mesh.nx=$((100 / scale)) run.max_cycles="$cycles" output.checkpoint_period=-1 > "$tmp/out"
         grep -q "$np ranks x $nt thread" "$tmp/out" || { echo "$0: the $v run does not say $np ranks x $nt threads" >&2; exit 1; }
-        cells=$(sed -n 's/.*D [a-z]*: \([0-9]*\) cells.*/\1/p' "$tmp/out")
-        n=$(sed -n 's/.*Totals at cycle \([0-9]*\),.*/\1/p' "$tmp/out" | tail -n 1)
+        cells=$(cells_of "$tmp/out") n=$(cycles_of "$tmp/out")
         loop=$(timer "$tmp/out" loop)
         [ -n "$loop" ] && [ "${n:-0}" -gt 0 ] || { echo "$0: no loop timer or cycle in the $v run" >&2; exit 1; }
         echo "$loop" >> "$tmp/loop_$v"
         awk -v s="$loop" -v c="$cells" -v n="$n" 'BEGIN {print s / c / n * 1e9}' >> "$tmp/ns_$v"
-        sed -n 's/.*Bytes sent per cycle over ranks: min [0-9]* (rank [0-9]*) avg \([0-9.]*\).*/\1/p' "$tmp/out" |
-            awk -v np="$np" '{print $1 * np}' >> "$tmp/bytes_$v"
+        bytes_avg_of "$tmp/out" | awk -v np="$np" '{print $1 * np}' >> "$tmp/bytes_$v"
         [ -s "$tmp/bytes_$v" ] || echo 0 >> "$tmp/bytes_$v" # one rank sends nothing
         sed -n 's/.*Peak resident memory per rank: .* avg \([0-9.]*\) MB.*/\1/p' "$tmp/out" |
             awk -v np="$np" '{print $1 * np}' >> "$tmp/mb_$v"
