@@ -69,15 +69,14 @@ static long long compare(const struct sync_group *g, const struct mesh *m, int32
     return bad;
 }
 
-long long ghost_check_group(MPI_Comm comm, const struct mesh *m, const struct sync_group *g, long long *compared,
-                            char *what, size_t n)
+void ghost_check_fetch(MPI_Comm comm, const struct mesh *m, const struct sync_group *g, struct inbox *answered)
 {
     const int cells = g->plan->center == VAR_CELL;
     const int32_t first = cells ? m->ncells_owned : m->nnodes_owned, last = cells ? m->ncells : m->nnodes;
     const int32_t *owner = cells ? m->cell_owner : m->node_owner;
     const int64_t *gid = cells ? m->cell_gid : m->node_gid;
     struct outbox ask, answer;
-    struct inbox asked, answered;
+    struct inbox asked;
     outbox_init(&ask, comm);
     for (int32_t i = first; i < last; i++) /* ascending local order per owner, kept by the answer */
         buf_put_i64(&ask.to[owner[i]], gid[i]);
@@ -94,15 +93,31 @@ long long ghost_check_group(MPI_Comm comm, const struct mesh *m, const struct sy
             put_values(&answer.to[asked.src[k]], g, i);
         }
     inbox_free(&asked);
-    comm_exchange(comm, &answer, &answered);
+    comm_exchange(comm, &answer, answered);
     outbox_free(&answer);
+}
+
+long long ghost_check_compare(const struct mesh *m, const struct sync_group *g, struct inbox *answered,
+                              long long *compared, char *what, size_t n)
+{
+    const int cells = g->plan->center == VAR_CELL;
+    const int32_t first = cells ? m->ncells_owned : m->nnodes_owned, last = cells ? m->ncells : m->nnodes;
+    const int32_t *owner = cells ? m->cell_owner : m->node_owner;
     long long bad = 0;
     *compared = 0;
     what[0] = '\0';
-    for (int k = 0; k < answered.n; k++)
+    for (int k = 0; k < answered->n; k++)
         for (int32_t i = first; i < last; i++)
-            if (owner[i] == answered.src[k])
-                bad = compare(g, m, i, &answered.msg[k], compared, bad, what, n);
-    inbox_free(&answered);
+            if (owner[i] == answered->src[k])
+                bad = compare(g, m, i, &answered->msg[k], compared, bad, what, n);
+    inbox_free(answered);
     return bad;
+}
+
+long long ghost_check_group(MPI_Comm comm, const struct mesh *m, const struct sync_group *g, long long *compared,
+                            char *what, size_t n)
+{
+    struct inbox answered;
+    ghost_check_fetch(comm, m, g, &answered);
+    return ghost_check_compare(m, g, &answered, compared, what, n);
 }

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <mpi.h>
 
+#include "comm.h"
 #include "mesh.h"
 #include "sync.h"
 
@@ -16,5 +17,12 @@
  * first difference is described in what (variable, global id, owner, both values). */
 long long ghost_check_group(MPI_Comm comm, const struct mesh *m, const struct sync_group *g, long long *compared,
                             char *what, size_t n);
+
+/* The same in two halves, for a synchronisation left in flight while its owners' values change
+ * (sync_start packed them): fetch them when it starts (collective), compare the ghosts with them
+ * once it has finished (frees answered). */
+void ghost_check_fetch(MPI_Comm comm, const struct mesh *m, const struct sync_group *g, struct inbox *answered);
+long long ghost_check_compare(const struct mesh *m, const struct sync_group *g, struct inbox *answered,
+                              long long *compared, char *what, size_t n);
 
 #endif

@@ -186,6 +186,10 @@ const struct deck_key deck_keys[] = {
      "hydro cases: synchronise where MaHyCo does (mahyco) or once per cycle, computing on ghost layers "
      "(minimal); same results",
      OFF(sync_pattern)},
+    {"parallel", "overlap", KEY_BOOL, "true", 0, 0, NULL,
+     "sync_pattern minimal: start each ghost exchange, compute the items that need none of its values, then "
+     "finish it and compute the rest (false: every exchange finished where it starts); same results",
+     OFF(overlap)},
 
     {"loadbalance", "period", KEY_INT, "0", 0, BIG, NULL,
      "cycles between load-balance checks (0: never)", OFF(lb_period)},

@@ -79,6 +79,7 @@ struct config {
     long ghost_layers;
     int sync;
     int sync_pattern;
+    int overlap; /* minimal: interior work while ghost exchanges are in flight */
     /* [loadbalance] */
     long lb_period;
     double lb_threshold, shuffle_fraction, region_width, region_speed;

@@ -47,6 +47,25 @@ static void op_sync(void *ctx, enum sync_point p)
     sync_book_run(&s->book, s->run, p);
 }
 
+static void op_sync_start(void *ctx, enum sync_point p)
+{
+    struct scheme *s = ctx;
+    if (sync_book_empty(&s->book, p))
+        return;
+    kernels_flush(&s->kern);
+    sync_book_start(&s->book, s->run, p);
+}
+
+/* The work since the start is charged before the wait (SMPI: it overlaps the transfer). */
+static void op_sync_finish(void *ctx, enum sync_point p)
+{
+    struct scheme *s = ctx;
+    if (sync_book_empty(&s->book, p))
+        return;
+    kernels_flush(&s->kern);
+    sync_book_finish(&s->book, s->run, p);
+}
+
 static void op_reduce_start(void *ctx, const double v[3])
 {
     struct scheme *s = ctx;
@@ -79,13 +98,21 @@ static void op_phase(void *ctx, enum cycle_phase ph, int begin)
 
 static void op_kernel_begin(void *ctx) { kernels_begin(&((struct scheme *)ctx)->kern); }
 
-static void op_kernel_end(void *ctx, enum kernel k)
+static void op_kernel_end(void *ctx, enum kernel k, enum kernel_part part)
 {
     struct scheme *s = ctx;
     kernels_stop(&s->kern);
     if (k == K_R_TARGETS) /* the remap kernels' active items, from the targets just chosen */
         kernels_count_active(&s->kern, s->h.m, s->h.rw.moved);
-    kernels_account(&s->kern, s->h.m, k, s->h.n[k]);
+    const struct item_split *sp = hydro_split(&s->h, k);
+    if (part == PART_ALL || !sp) {
+        kernels_account(&s->kern, s->h.m, k, s->h.n[k]);
+        return;
+    }
+    /* one call in two parts: each charges its share of the items (the model's time is the whole
+     * call's, spread evenly), and the call is counted once */
+    double share = sp->n ? (part == PART_INNER ? sp->ninner : sp->n - sp->ninner) / (double)sp->n : 0;
+    kernels_account_part(&s->kern, s->h.m, k, s->h.n[k], share, part == PART_OUTER);
 }
 
 /* The cost model's extra work (loadbalance.cost): costly cells compute more, for real. */
@@ -101,6 +128,8 @@ static void op_after_lagrange(void *ctx)
 
 static const struct cycle_ops halo_ops = {
     .sync = op_sync,
+    .sync_start = op_sync_start,
+    .sync_finish = op_sync_finish,
     .reduce_start = op_reduce_start,
     .reduce_finish = op_reduce_finish,
     .phase = op_phase,
@@ -120,6 +149,7 @@ static void hydro_attach(void *self, struct run *run)
     if (bad) /* the same tables on every rank: every rank stops here */
         hydro_fatal(run->comm, EXIT_RUNTIME, "sync pattern %s: %s", sync_points_name(s->pattern), bad);
     sync_points_ranges(s->pattern, s->h.hp.nmat, m, s->h.n);
+    hydro_splits_build(&s->h);
     hydro_fields_attach(&s->h, &run->reg, s->id);
     kernels_attach(&s->kern, m, s->h.hp.remap);
     /* walls from where the remap returns (or from the current boundary without remap) */
@@ -132,6 +162,7 @@ static void hydro_detach(void *self)
     struct scheme *s = self;
     sync_book_drop(&s->book);
     walls_free(&s->h.walls);
+    hydro_splits_free(&s->h);
     hydro_fields_detach(&s->h);
     kernels_detach(&s->kern);
 }
@@ -182,6 +213,7 @@ static void *hydro_create(struct run *run)
     hydro_fields_register(&run->reg, s->h.hp.remap, s->h.hp.nmat, run->mesh->node_xyz, s->id);
     init_kernels(s, run);
     sync_book_init(&s->book, SP_COUNT);
+    s->book.overlap = run->cfg.overlap && sync_points_overlap(s->pattern);
     hydro_attach(s, run);
     struct mesh *m = run->mesh;
     memcpy(s->h.f.x_init, s->h.f.x, (size_t)m->nnodes * 3 * sizeof *s->h.f.x);

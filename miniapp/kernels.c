@@ -173,6 +173,13 @@ void kernels_stop(struct kernels *k)
         k->dt = timers_now() - k->t0;
 }
 
+/* The model's seconds for a call of that work. */
+static double model_seconds(const struct kernels *k, enum kernel id, const struct kernel_work *w)
+{
+    return k->a[id] * (k->scale_own * w->n_own + k->scale_ghost * w->n_ghost) +
+           k->b[id] * (k->scale_own * w->m_own + k->scale_ghost * w->m_ghost);
+}
+
 double kernels_end(struct kernels *k, enum kernel id, const struct kernel_work *w)
 {
     if (!k->on)
@@ -182,8 +189,7 @@ double kernels_end(struct kernels *k, enum kernel id, const struct kernel_work *
         kernel_sums_add(&k->sums[id], n, m, k->dt);
         return 0;
     }
-    double t = k->a[id] * (k->scale_own * w->n_own + k->scale_ghost * w->n_ghost) +
-               k->b[id] * (k->scale_own * w->m_own + k->scale_ghost * w->m_ghost);
+    double t = model_seconds(k, id, w);
     kernel_sums_add(&k->sums[id], n, m, t);
     return t;
 }
@@ -255,10 +261,9 @@ void kernels_count_active(struct kernels *k, const struct mesh *m, const unsigne
     }
 }
 
-void kernels_account(struct kernels *k, const struct mesh *m, enum kernel id, int32_t n)
+/* Kernel id's call over items [0, n) of m's cells or nodes: owned and ghost, all and active. */
+static struct kernel_work work_of(const struct kernels *k, const struct mesh *m, enum kernel id, int32_t n)
 {
-    if (!k->on)
-        return;
     int nodes = items_of[id] == ITEMS_NODES;
     int32_t own = nodes ? m->node_layer_start[1] : m->ncells_owned, o = n < own ? n : own;
     const int32_t *act = id >= K_FIRST_REMAP ? (nodes ? k->act_nodes : k->act_cells) : NULL;
@@ -267,7 +272,34 @@ void kernels_account(struct kernels *k, const struct mesh *m, enum kernel id, in
         w.m_own = act[o];
         w.m_ghost = act[n] - act[o];
     }
+    return w;
+}
+
+void kernels_account(struct kernels *k, const struct mesh *m, enum kernel id, int32_t n)
+{
+    if (!k->on)
+        return;
+    struct kernel_work w = work_of(k, m, id, n);
     k->pending += kernels_end(k, id, &w);
+}
+
+void kernels_account_part(struct kernels *k, const struct mesh *m, enum kernel id, int32_t n, double share, int last)
+{
+    if (!k->on)
+        return;
+    k->part_dt += k->dt;
+    if (!last) {
+        if (k->model) {
+            struct kernel_work w = work_of(k, m, id, n);
+            k->pending += share * model_seconds(k, id, &w);
+        }
+        return;
+    }
+    k->dt = k->part_dt; /* the whole call's measured time */
+    k->part_dt = 0;
+    struct kernel_work w = work_of(k, m, id, n);
+    double whole = kernels_end(k, id, &w); /* counts the call once */
+    k->pending += share * whole;
 }
 
 void kernels_flush(struct kernels *k)

@@ -34,6 +34,7 @@ struct kernels {
     const char *report;            /* HYDRO_KERNEL_REPORT: file written at the end, or NULL */
     struct kernel_sums sums[K_COUNT];
     double t0, dt;
+    double part_dt;                 /* measured time of a call's parts so far */
     int32_t *act_cells, *act_nodes; /* with on: prefix counts of active cells and moved nodes */
     uint32_t *cell_steps; /* with track: per local cell, remap steps it was active in since the last reset */
     int track;            /* count cell_steps (load balancing's cost model) */
@@ -61,6 +62,10 @@ void kernels_count_active(struct kernels *k, const struct mesh *m, const unsigne
  * m's cells or nodes; in the SMPI model its time is added to what this rank computes before its
  * next communication (kernels_flush). */
 void kernels_account(struct kernels *k, const struct mesh *m, enum kernel id, int32_t n);
+/* The same for a call made in two parts (struct item_split), after each: the measured times add
+ * up and the call is counted once, at its last part; in the model each part charges share (its
+ * fraction of the items) of the whole call's time before the next communication. */
+void kernels_account_part(struct kernels *k, const struct mesh *m, enum kernel id, int32_t n, double share, int last);
 /* SMPI model: charge the compute since the last communication in one piece, before the next one
  * (one simulated action per compute phase, as SMPI makes of measured time). */
 void kernels_flush(struct kernels *k);

@@ -24,6 +24,7 @@ enum { D_INNER = -1, /* every layer but the last */
 
 struct pattern {
     const char *name;
+    int overlap; /* exchanges may stay in flight over interior work (struct cycle_ops) */
     struct point_def point[SP_COUNT];
     int depth[K_COUNT];
     int depth_mat[K_COUNT]; /* with more than one material, where not 0: instead of depth (a kernel of
@@ -47,6 +48,7 @@ static const struct pattern patterns[] = {
      * remap values are computed too, then replaced by their owners': their centres are needed) */
     [PATTERN_MAHYCO] = {
         "mahyco",
+        0,
         {[SP_INIT] = INIT,
          [SP_SAVE] = SAVED,
          [SP_VELOCITY] = EACH(1, GROUP(F_V)),
@@ -68,6 +70,7 @@ static const struct pattern patterns[] = {
      * at the end of the cycle, beside the dt reduction */
     [PATTERN_MINIMAL] = {
         "minimal",
+        1,
         {[SP_INIT] = INIT,
          [SP_REMAP_CELLS] = EACH(1, GROUP(F_MASS, F_UNEW, F_E, F_KNEW)),
          [SP_STEP_BETWEEN] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_MASS, MATERIALS), GROUP(F_V, F_NMASS)),
@@ -156,5 +159,7 @@ void sync_points_ranges(int pattern, int nmat, const struct mesh *m, int32_t n[K
         n[k] = depth_of(pat, k, nmat) == D_ALL ? all : start[layers_of(pat, k, nmat, m->nlayers)];
     }
 }
+
+int sync_points_overlap(int pattern) { return patterns[pattern].overlap; }
 
 const char *sync_points_name(int pattern) { return patterns[pattern].name; }

@@ -21,6 +21,9 @@ void sync_points_ranges(int pattern, int nmat, const struct mesh *m, int32_t n[K
 /* NULL, or what is wrong with the pattern's kernel depths with nmat materials and nlayers ghost
  * layers (a kernel reading what another did not compute that far). */
 const char *sync_points_check(int pattern, int nmat, int nlayers);
+/* Whether the pattern leaves exchanges in flight over interior work ([parallel] overlap):
+ * minimal does; mahyco finishes each where MaHyCo does. */
+int sync_points_overlap(int pattern);
 /* The pattern's name, for the listing. */
 const char *sync_points_name(int pattern);
 

@@ -16,6 +16,7 @@ void sync_book_init(struct sync_book *b, int npoints)
     b->point = xcalloc((size_t)(npoints ? npoints : 1), sizeof *b->point);
     const char *env = getenv("HYDRO_CHECK_GHOSTS");
     b->check = env && !strcmp(env, "1");
+    b->in_flight = -1;
 }
 
 void sync_book_group(struct sync_book *b, int point, struct run *run, const int *ids, int n)
@@ -34,15 +35,48 @@ void sync_book_together(struct sync_book *b, int point, int together) { b->point
 
 int sync_book_empty(const struct sync_book *b, int point) { return b->point[point].ngroups == 0; }
 
-void sync_book_run(struct sync_book *b, struct run *run, int point)
+/* HYDRO_CHECK_GHOSTS: the point's ghosts against their owners' values, fetched now or, for a
+ * point left in flight, when it started (fetched[g]; the owners may have changed them since). */
+static void check_point(struct sync_book *b, struct run *run, const struct book_point *p, struct inbox *fetched)
+{
+    for (int g = 0; b->check && g < p->ngroups; g++) {
+        char what[512];
+        long long compared;
+        struct inbox now;
+        if (!fetched)
+            ghost_check_fetch(run->comm, run->mesh, p->g[g], &now);
+        if (ghost_check_compare(run->mesh, p->g[g], fetched ? &fetched[g] : &now, &compared, what, sizeof what))
+            hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_CHECK_GHOSTS: after a synchronisation of cycle %ld, %s",
+                        run->cycle, what);
+        b->checked++;
+        b->values += compared;
+    }
+}
+
+/* Starts the point's groups; returns 1 with the point left in flight (allowed, and its groups
+ * travel together), 0 when it is done. */
+static int start_point(struct sync_book *b, struct run *run, int point, int allowed)
 {
     struct book_point *p = &b->point[point];
-    if (!p->ngroups)
-        return;
+    if (b->in_flight >= 0)
+        hydro_fatal(run->comm, EXIT_RUNTIME, "%s:%d: synchronisation point %d started while %d is in flight",
+                    __FILE__, __LINE__, point, b->in_flight);
     timers_start(&run->tm, TIMER_SYNC);
-    if (p->together) {
+    if (p->together || p->ngroups == 1) {
         for (int g = 0; g < p->ngroups; g++)
             sync_start(p->g[g]);
+        if (allowed) {
+            timers_stop(&run->tm, TIMER_SYNC);
+            b->in_flight = point;
+            b->overlapped++;
+            if (b->check) { /* what the ghosts must hold: the owners' values as sent */
+                b->fetched = xrealloc(b->fetched, (size_t)p->ngroups * sizeof *b->fetched);
+                for (int g = 0; g < p->ngroups; g++)
+                    ghost_check_fetch(run->comm, run->mesh, p->g[g], &b->fetched[g]);
+            }
+            timers_start(&run->tm, TIMER_OVERLAP);
+            return 1;
+        }
         for (int g = 0; g < p->ngroups; g++)
             sync_finish(p->g[g]);
     } else {
@@ -52,15 +86,36 @@ void sync_book_run(struct sync_book *b, struct run *run, int point)
         }
     }
     timers_stop(&run->tm, TIMER_SYNC);
-    for (int g = 0; b->check && g < p->ngroups; g++) {
-        char what[512];
-        long long compared;
-        if (ghost_check_group(run->comm, run->mesh, p->g[g], &compared, what, sizeof what))
-            hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_CHECK_GHOSTS: after a synchronisation of cycle %ld, %s",
-                        run->cycle, what);
-        b->checked++;
-        b->values += compared;
-    }
+    check_point(b, run, p, NULL);
+    return 0;
+}
+
+void sync_book_run(struct sync_book *b, struct run *run, int point)
+{
+    if (b->point[point].ngroups)
+        start_point(b, run, point, 0);
+}
+
+void sync_book_start(struct sync_book *b, struct run *run, int point)
+{
+    if (b->point[point].ngroups)
+        start_point(b, run, point, b->overlap);
+}
+
+void sync_book_finish(struct sync_book *b, struct run *run, int point)
+{
+    if (b->in_flight != point)
+        return;
+    struct book_point *p = &b->point[point];
+    timers_stop(&run->tm, TIMER_OVERLAP);
+    double t0 = timers_now();
+    timers_start(&run->tm, TIMER_SYNC);
+    for (int g = 0; g < p->ngroups; g++)
+        sync_finish(p->g[g]);
+    timers_stop(&run->tm, TIMER_SYNC);
+    b->waited += timers_now() - t0;
+    b->in_flight = -1;
+    check_point(b, run, p, b->check ? b->fetched : NULL);
 }
 
 /* Adds a group of material variables' statistics to t. */
@@ -98,6 +153,8 @@ void sync_book_reset(struct sync_book *b)
                 b->point[i].g[g]->recorded = b->point[i].g[g]->arcane_bytes = 0;
     b->syncs = b->messages = b->bytes = 0;
     memset(&b->mat, 0, sizeof b->mat);
+    b->overlapped = 0;
+    b->waited = 0;
 }
 
 void sync_book_totals(const struct sync_book *b, long long *syncs, long long *messages, long long *bytes)
@@ -134,6 +191,15 @@ void sync_book_report(const struct sync_book *b, struct run *run)
     listing_printf(run->lst, "Sync", "This rank sent per cycle: %.0f messages, %.0f bytes", per[0], per[1]);
     listing_printf(run->lst, "Sync", "Bytes sent per cycle over ranks: min %.0f (rank %d) avg %.0f max %.0f (rank %d)",
                    st[1].min, st[1].rank_min, st[1].avg, st[1].max, st[1].rank_max);
+    if (b->overlap) { /* what the exchanges left in flight cost: the rest of their time was hidden */
+        double w[2] = {b->waited, run->tm.total[TIMER_OVERLAP]};
+        struct stats ws[2];
+        comm_stats(run->comm, w, 2, ws);
+        listing_printf(run->lst, "Sync", "Overlap: %.1f exchanges per cycle left in flight over interior work; "
+                       "finishing them took min %.6f avg %.6f max %.6f s (rank %d), the work meanwhile (timer "
+                       "overlap) avg %.6f s", (double)b->overlapped / cycles, ws[0].min, ws[0].avg, ws[0].max,
+                       ws[0].rank_max, ws[1].avg);
+    }
     if (b->check)
         listing_printf(run->lst, "Sync", "HYDRO_CHECK_GHOSTS: %lld synchronisations checked, %lld ghost values "
                        "over ranks equal their owners' bit for bit", b->checked, comm_sum_ll(run->comm, b->values));
@@ -153,5 +219,6 @@ void sync_book_free(struct sync_book *b)
     for (int i = 0; i < b->npoints; i++)
         free(b->point[i].g);
     free(b->point);
+    free(b->fetched);
     memset(b, 0, sizeof *b);
 }

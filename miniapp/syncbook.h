@@ -3,6 +3,7 @@
 #ifndef HYDRO_SYNCBOOK_H
 #define HYDRO_SYNCBOOK_H
 
+struct inbox;
 struct run;
 struct sync_group;
 
@@ -19,6 +20,13 @@ struct sync_book {
     } mat; /* the same for the groups of material variables, and their send requests recorded */
     int check;                       /* HYDRO_CHECK_GHOSTS=1: every synchronisation checked (ghostcheck.h) */
     long long checked, values;       /* synchronisations checked, ghost values compared on this rank */
+    /* overlap: a point started with sync_book_start stays in flight until sync_book_finish when
+     * its groups travel together (or it has one); one point at a time */
+    int overlap;
+    int in_flight;      /* that point, or -1 */
+    long long overlapped; /* points left in flight since the last reset */
+    double waited;      /* seconds finishing them (what had not arrived yet, and unpacking) */
+    struct inbox *fetched; /* with check: per group of that point, its owners' values at the start */
 };
 
 void sync_book_init(struct sync_book *b, int npoints);
@@ -33,6 +41,11 @@ int sync_book_empty(const struct sync_book *b, int point);
  * With HYDRO_CHECK_GHOSTS=1 in the environment, each group's ghosts are then checked against
  * their owners (outside the timer); a difference stops the run, naming the value. */
 void sync_book_run(struct sync_book *b, struct run *run, int point);
+/* The same in two halves: start packs and sends; with overlap it may return with the point in
+ * flight (inside TIMER_SYNC, then TIMER_OVERLAP until finish); finish completes it. Finishing a
+ * point not in flight does nothing. */
+void sync_book_start(struct sync_book *b, struct run *run, int point);
+void sync_book_finish(struct sync_book *b, struct run *run, int point);
 /* Drops the groups (before the mesh changes), keeping their statistics; record anew after. */
 void sync_book_drop(struct sync_book *b);
 /* Forget the synchronisations done so far (the set-up's, before the time loop counts). */

@@ -17,7 +17,8 @@
     X(TIMER_LOOP, "loop", "time loop")                                                    \
     X(TIMER_LAGRANGE, "lagrange", "hydro: Lagrange phase (its synchronisations included)") \
     X(TIMER_REMAP, "remap", "hydro: Euler remap (its synchronisations included)")         \
-    X(TIMER_SYNC, "sync", "ghost synchronisations (start to finish)")                    \
+    X(TIMER_SYNC, "sync", "ghost synchronisations: starting and finishing them")         \
+    X(TIMER_OVERLAP, "overlap", "hydro, minimal: interior work while exchanges are in flight") \
     X(TIMER_REDUCE, "reduce", "hydro: waiting for the dt and totals reductions")          \
     X(TIMER_VERIFY, "verify", "sync_only: check ghost values")                           \
     X(TIMER_DUMP, "dump", "HDF5 dumps: reorder by global id, write, rename, XDMF")        \

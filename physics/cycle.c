@@ -2,7 +2,10 @@
 #include "cycle.h"
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "alloc.h"
 #include "lagrange.h"
 #include "par.h"
 
@@ -11,7 +14,14 @@
     do {                                   \
         (ops)->kernel_begin((ops)->ctx);   \
         call;                              \
-        (ops)->kernel_end((ops)->ctx, k);  \
+        (ops)->kernel_end((ops)->ctx, k, PART_ALL); \
+    } while (0)
+/* The same for one part of a call made in two (struct item_split). */
+#define KERNEL_PART(ops, k, part, call)    \
+    do {                                   \
+        (ops)->kernel_begin((ops)->ctx);   \
+        call;                              \
+        (ops)->kernel_end((ops)->ctx, k, part); \
     } while (0)
 
 /* The arena passes from one phase to the other. Sanitizer builds (test/asan_mpi.t) fill it with
@@ -57,16 +67,22 @@ static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double 
     ops->phase(ops->ctx, PHASE_LAGRANGE, 0);
 }
 
-/* One remap step to the targets of sweep (-1: the initial mesh). */
-static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, int last)
+/* One remap step to the targets of sweep (-1: the initial mesh). in_flight: the point the
+ * previous step started and left in flight, or -1. Named synchronisations with work across them:
+ * the inner items of a kernel run while the exchange is in flight, the outer ones after it. */
+static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, int in_flight)
 {
     const struct mesh *m = h->m;
     struct hydro_fields *f = &h->f;
     struct remap_work *w = &h->rw;
     const int32_t *n = h->n;
+    const struct item_split *vs = &h->values_split, *ns = &h->nodes_split, *fs = &h->finish_split;
     arena_handover(h);
-    KERNEL(ops, K_R_TARGETS, remap_targets(m, f, w, sweep));
-    KERNEL(ops, K_R_VALUES, remap_values(m, f, w, n[K_R_VALUES]));
+    KERNEL(ops, K_R_TARGETS, remap_targets(m, f, w, sweep)); /* reads positions: no point carries them here */
+    KERNEL_PART(ops, K_R_VALUES, PART_INNER, remap_values(m, f, w, vs->item, vs->ninner));
+    if (in_flight >= 0)
+        ops->sync_finish(ops->ctx, (enum sync_point)in_flight);
+    KERNEL_PART(ops, K_R_VALUES, PART_OUTER, remap_values(m, f, w, vs->item + vs->ninner, vs->n - vs->ninner));
     ops->sync(ops->ctx, SP_REMAP_VALUES);
     KERNEL(ops, K_R_SWEPT, remap_swept(m, f, w, n[K_R_SWEPT]));
     KERNEL(ops, K_R_GRADIENTS, remap_gradients(m, f, w, n[K_R_GRADIENTS]));
@@ -74,21 +90,27 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
     KERNEL(ops, K_R_MSLOPES, remap_material_slopes(m, f, w, h->hp.limiter, n[K_R_MSLOPES]));
     ops->sync(ops->ctx, SP_REMAP_SLOPES);
     KERNEL(ops, K_R_CELLS, remap_cells(m, f, &h->hp, w, n[K_R_CELLS]));
-    ops->sync(ops->ctx, SP_REMAP_CELLS);
-    KERNEL(ops, K_R_NODES, remap_nodes(m, f, w, &h->walls, n[K_R_NODES]));
-    ops->sync(ops->ctx, SP_REMAP_NODES);
-    int failed = 0;
-    KERNEL(ops, K_R_FINISH, failed = remap_finish(m, f, w, &h->hp, n[K_R_FINISH], error_slot(h)));
-    if (failed)
+    ops->sync_start(ops->ctx, SP_REMAP_CELLS);
+    /* the inner nodes, then the cells all of whose nodes are inner, while it is in flight */
+    struct hydro_error fe[2] = {HYDRO_NO_ERROR, HYDRO_NO_ERROR};
+    KERNEL_PART(ops, K_R_NODES, PART_INNER, remap_nodes(m, f, w, &h->walls, ns->item, ns->ninner));
+    KERNEL_PART(ops, K_R_FINISH, PART_INNER, remap_finish(m, f, w, &h->hp, fs->item, fs->ninner, fe));
+    ops->sync_finish(ops->ctx, SP_REMAP_CELLS);
+    KERNEL_PART(ops, K_R_NODES, PART_OUTER,
+                remap_nodes(m, f, w, &h->walls, ns->item + ns->ninner, ns->n - ns->ninner));
+    ops->sync(ops->ctx, SP_REMAP_NODES); /* ghost nodes only: the inner cells did not need it */
+    KERNEL_PART(ops, K_R_FINISH, PART_OUTER,
+                remap_finish(m, f, w, &h->hp, fs->item + fs->ninner, fs->n - fs->ninner, fe));
+    if (fe[0].cell != INT32_MAX || fe[1].cell != INT32_MAX) { /* a check of the remap before the EOS' */
+        *error_slot(h) = fe[0].cell != INT32_MAX ? fe[0] : fe[1];
         h->failed = 1;
+    }
     KERNEL(ops, K_R_MOVE, remap_move(m, f, w));
     for (int k = 0; k < h->hp.nmat; k++) { /* what left the cells below the threshold, kept in h */
         xsum_merge(&h->removed[k], &w->removed[k]);
         xsum_init(&w->removed[k]);
     }
     ops->sync(ops->ctx, SP_STEP_END);
-    if (!last)
-        ops->sync(ops->ctx, SP_STEP_BETWEEN);
 }
 
 void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, double dt, double dt_old, double out[3])
@@ -102,20 +124,109 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
     if (h->hp.remap) { /* MaHyCo's directional sweeps start from the axis cycle % dim */
         int steps = h->split ? dim : 1, first = (int)(cycle % dim);
         ops->phase(ops->ctx, PHASE_REMAP, 1);
-        for (int i = 0; i < steps; i++)
-            remap_step(h, ops, h->split ? (first + i) % dim : -1, i == steps - 1);
+        for (int i = 0; i < steps; i++) {
+            remap_step(h, ops, h->split ? (first + i) % dim : -1, i > 0 ? SP_STEP_BETWEEN : -1);
+            if (i < steps - 1) /* finished by the next step, after its first inner work */
+                ops->sync_start(ops->ctx, SP_STEP_BETWEEN);
+        }
         ops->phase(ops->ctx, PHASE_REMAP, 0);
     }
-    /* the dt candidate and the failure flag travel in one non-blocking reduction, finished
-     * after the cycle's last synchronisation */
+    /* the end-of-cycle point, the dt candidate (it reads ghost velocities as they were before the
+     * point, as it always has), then the dt candidate and the failure flag in one non-blocking
+     * reduction, finished after the point */
+    const enum sync_point end = h->hp.remap ? SP_END_REMAP : SP_END_LAGRANGE;
+    ops->sync_start(ops->ctx, end);
     h->cand = -1.0;
     arena_handover(h); /* nothing after the phases reads the arena */
     if (!h->failed)
         KERNEL(ops, K_DT, h->cand = lagrange_dt_candidate(m, &h->f, &h->hp, h->n[K_DT], &h->cand_cell));
     double v[3] = {h->cand, h->failed ? -1.0 : 0.0, -h->density_ratio};
     ops->reduce_start(ops->ctx, v);
-    ops->sync(ops->ctx, h->hp.remap ? SP_END_REMAP : SP_END_LAGRANGE);
+    ops->sync_finish(ops->ctx, end);
     ops->reduce_finish(ops->ctx, out);
+}
+
+/* Items [0, nitems) in two ascending lists: inner(m, i) first, then the rest. */
+static void split_build(const struct mesh *m, int32_t nitems, int (*inner)(const struct mesh *, int32_t),
+                        struct item_split *s)
+{
+    s->n = nitems;
+    s->item = xmalloc(((size_t)nitems + 1) * sizeof *s->item);
+    int32_t k = 0;
+    for (int32_t i = 0; i < nitems; i++)
+        if (inner(m, i))
+            s->item[k++] = i;
+    s->ninner = k;
+    for (int32_t i = 0; i < nitems; i++)
+        if (!inner(m, i))
+            s->item[k++] = i;
+}
+
+/* An owned cell whose nodes are all owned: its values read no ghost cell or node. */
+static int cell_inner(const struct mesh *m, int32_t c)
+{
+    const int nv = m->el->nnodes;
+    if (c >= m->ncells_owned)
+        return 0;
+    for (int i = 0; i < nv; i++)
+        if (m->cell_nodes[(size_t)c * nv + i] >= m->nnodes_owned)
+            return 0;
+    return 1;
+}
+
+/* A node whose cells are all owned. */
+static int node_inner(const struct mesh *m, int32_t n)
+{
+    for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++)
+        if (m->node_cells[k] >= m->ncells_owned)
+            return 0;
+    return 1;
+}
+
+/* An owned cell whose nodes are all inner: it can be finished before the new cell values of the
+ * ghosts arrive. */
+static int finish_inner(const struct mesh *m, int32_t c)
+{
+    const int nv = m->el->nnodes;
+    if (c >= m->ncells_owned)
+        return 0;
+    for (int i = 0; i < nv; i++)
+        if (!node_inner(m, m->cell_nodes[(size_t)c * nv + i]))
+            return 0;
+    return 1;
+}
+
+void hydro_splits_build(struct hydro *h)
+{
+    if (!h->hp.remap)
+        return;
+    split_build(h->m, h->n[K_R_VALUES], cell_inner, &h->values_split);
+    split_build(h->m, h->n[K_R_NODES], node_inner, &h->nodes_split);
+    split_build(h->m, h->n[K_R_FINISH], finish_inner, &h->finish_split);
+}
+
+void hydro_splits_free(struct hydro *h)
+{
+    free(h->values_split.item);
+    free(h->nodes_split.item);
+    free(h->finish_split.item);
+    memset(&h->values_split, 0, sizeof h->values_split);
+    memset(&h->nodes_split, 0, sizeof h->nodes_split);
+    memset(&h->finish_split, 0, sizeof h->finish_split);
+}
+
+const struct item_split *hydro_split(const struct hydro *h, enum kernel k)
+{
+    switch (k) {
+    case K_R_VALUES:
+        return &h->values_split;
+    case K_R_NODES:
+        return &h->nodes_split;
+    case K_R_FINISH:
+        return &h->finish_split;
+    default:
+        return NULL;
+    }
 }
 
 int hydro_totals_count(const struct hydro *h) { return h->hp.nmat > 1 ? 2 + 2 * h->hp.nmat : 2; }

@@ -69,21 +69,38 @@ enum sync_point {
 
 enum cycle_phase { PHASE_LAGRANGE, PHASE_REMAP };
 
+/* A kernel call made in two parts around the end of a synchronisation (overlap): the inner
+ * items, which read no ghost value it brings, then the outer ones. */
+enum kernel_part { PART_ALL, PART_INNER, PART_OUTER };
+
+/* A kernel's items in that order: item[0 .. ninner) inner, item[ninner .. n) outer, each part
+ * ascending. */
+struct item_split {
+    int32_t n, ninner;
+    int32_t *item;
+};
+
 /* What the cycle needs from outside physics. ctx is passed back to every call. */
 struct cycle_ops {
     void *ctx;
     /* Ghosts of the point's fields get their owners' values (returns when they have). */
     void (*sync)(void *ctx, enum sync_point p);
+    /* The same in two halves, for the points the cycle computes across: start packs the owned
+     * values it sends (later changes to them do not travel) and may leave the exchange in
+     * flight; ghosts of the point's fields are valid after finish, and read nowhere between. */
+    void (*sync_start)(void *ctx, enum sync_point p);
+    void (*sync_finish)(void *ctx, enum sync_point p);
     /* The cycle's reduction, every value a min over ranks: v[0] the dt candidate, v[1] the
      * failure flag (-1 on a failing rank), v[2] minus the largest density ratio; started, then
      * finished after the end-of-cycle point. */
     void (*reduce_start)(void *ctx, const double v[3]);
     void (*reduce_finish)(void *ctx, double out[3]);
     /* Around each phase (timers), and around each kernel call (accounting: kernel_end comes
-     * right after the call; its items are those of struct hydro's n[k]). */
+     * right after the call; its items are those of struct hydro's n[k], or with a part those of
+     * hydro_split(h, k)). */
     void (*phase)(void *ctx, enum cycle_phase ph, int begin);
     void (*kernel_begin)(void *ctx);
-    void (*kernel_end)(void *ctx, enum kernel k);
+    void (*kernel_end)(void *ctx, enum kernel k, enum kernel_part part);
     /* After the Lagrange phase, before the remap: the load balancer's extra work, if any. */
     void (*after_lagrange)(void *ctx);
 };
@@ -97,6 +114,8 @@ struct hydro {
     struct remap_work rw; /* with hp.remap */
     int split;            /* directional remap: one step per axis, the first rotating */
     int32_t n[K_COUNT];   /* items each kernel computes: [0, n[k]) of its cells or nodes */
+    /* the kernels computed across a synchronisation, their n[k] items split (hydro_splits_build) */
+    struct item_split values_split, nodes_split, finish_split;
     double *arena;        /* scratch one phase writes and the other overwrites (see hydro_fields_attach) */
     size_t narena;        /* its doubles */
     /* what the last cycle found */
@@ -107,6 +126,13 @@ struct hydro {
     int32_t cand_cell;            /* the owned cell giving it */
     struct xsum removed[HYDRO_MAT_MAX]; /* mass of each material that left this rank's owned cells (threshold) */
 };
+
+/* After n[] is set on a new mesh: the item splits (remap_values', remap_nodes' and remap_finish's
+ * items; only with the remap). Free them before the mesh changes. */
+void hydro_splits_build(struct hydro *h);
+void hydro_splits_free(struct hydro *h);
+/* The split of kernel k's items, or NULL for a kernel always called whole. */
+const struct item_split *hydro_split(const struct hydro *h, enum kernel k);
 
 /* One cycle (number cycle: the first sweep of a directional remap) with steps dt and dt_old:
  * the state goes from level n to n + 1, h->failed and the candidate are set, and out gets the

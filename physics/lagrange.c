@@ -92,26 +92,30 @@ void lagrange_positions(struct hydro_fields *f, int32_t nn, int dim, double dt)
             f->x[3 * (size_t)n + d] += dt * f->v[3 * (size_t)n + d];
 }
 
+int lagrange_eos_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, struct hydro_error *err)
+{
+    if (hp->nmat > 1)
+        return mat_eos_cell(hp, f, c) ? HYDRO_FAIL(err, c, "a material's equation of state has no sound speed (NaN "
+                                                  "or negative pressure)")
+                                      : 0;
+    const struct eos *q = &hp->eos[0];
+    f->p[c] = eos_pressure(q, f->rho[c], f->e[c]);
+    f->c[c] = eos_sound_speed(q, f->rho[c], f->p[c]);
+    if (!isfinite(f->p[c]) || !isfinite(f->c[c]))
+        return HYDRO_FAIL(err, c, "the equation of state has no sound speed (NaN or negative pressure)");
+    return 0;
+}
+
 int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t nc, struct hydro_error *err)
 {
     struct hydro_error first = HYDRO_NO_ERROR; /* every cell is done: a failure dump holds no stale pressures */
     PAR_REGION(nc)
     {
-        struct hydro_error mine = HYDRO_NO_ERROR;
+        struct hydro_error mine = HYDRO_NO_ERROR, e;
         PAR_LOOP
-        for (int32_t c = 0; c < nc; c++) {
-            if (hp->nmat > 1) {
-                if (mat_eos_cell(hp, f, c) && c < mine.cell)
-                    HYDRO_FAIL(&mine, c, "a material's equation of state has no sound speed (NaN or negative "
-                               "pressure)");
-                continue;
-            }
-            const struct eos *q = &hp->eos[0];
-            f->p[c] = eos_pressure(q, f->rho[c], f->e[c]);
-            f->c[c] = eos_sound_speed(q, f->rho[c], f->p[c]);
-            if (c < mine.cell && (!isfinite(f->p[c]) || !isfinite(f->c[c])))
-                HYDRO_FAIL(&mine, c, "the equation of state has no sound speed (NaN or negative pressure)");
-        }
+        for (int32_t c = 0; c < nc; c++)
+            if (lagrange_eos_cell(hp, f, c, &e) && c < mine.cell)
+                mine = e;
         PAR_CRITICAL
         hydro_error_merge(&first, &mine);
     }

@@ -106,12 +106,14 @@ void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct re
     }
 }
 
-void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc)
+void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, const int32_t *cells,
+                  int32_t nc)
 {
     const int nv = m->el->nnodes;
     const double inv_nv = 1.0 / nv; /* exact (4 or 8): multiplying is dividing, only faster */
     PAR_FOR(nc)
-    for (int32_t c = 0; c < nc; c++) {
+    for (int32_t i = 0; i < nc; i++) {
+        const int32_t c = cells[i];
         /* centre as geom_centre (sum, then times 1/nv), in the same pass as the velocities */
         double x[3] = {0, 0, 0}, u[3] = {0, 0, 0}, k = 0;
         for (int i = 0; i < nv; i++) {
@@ -668,12 +670,13 @@ void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydr
 }
 
 void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w, const struct walls *walls,
-                 int32_t nn)
+                 const int32_t *nodes, int32_t nn)
 {
     const int nv = m->el->nnodes;
     const double inv_nv = 1.0 / nv; /* exact */
     PAR_FOR(nn)
-    for (int32_t n = 0; n < nn; n++) {
+    for (int32_t i = 0; i < nn; i++) {
+        const int32_t n = nodes[i];
         double mass = 0, du[3] = {0, 0, 0};
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
             int32_t c = m->node_cells[k];
@@ -727,30 +730,28 @@ static int finish_cell(const struct mesh *m, struct hydro_fields *f, const struc
     return admissible ? 0 : HYDRO_FAIL(err, c, "the remap made the internal energy negative");
 }
 
-int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w,
-                 const struct hydro_params *hp, int32_t nc, struct hydro_error *err)
+void remap_finish(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w,
+                  const struct hydro_params *hp, const int32_t *cells, int32_t nc, struct hydro_error err[2])
 {
-    /* the first failing cell is reported, but every cell is finished: mass and energy are
-     * already the remapped ones (remap_cells), so the failure dump stays one state */
-    struct hydro_error first = HYDRO_NO_ERROR;
+    /* every cell is finished, even after a failure: mass and energy are already the remapped ones
+     * (remap_cells), so the failure dump stays one state */
     PAR_REGION(nc)
     {
-        struct hydro_error mine = HYDRO_NO_ERROR;
+        struct hydro_error mine[2] = {HYDRO_NO_ERROR, HYDRO_NO_ERROR}, e;
         PAR_LOOP
-        for (int32_t c = 0; c < nc; c++) {
-            struct hydro_error e;
-            if (finish_cell(m, f, w, hp, c, &e) && c < mine.cell)
-                mine = e;
+        for (int32_t i = 0; i < nc; i++) {
+            const int32_t c = cells[i];
+            if (finish_cell(m, f, w, hp, c, &e) && c < mine[0].cell)
+                mine[0] = e;
+            if (lagrange_eos_cell(hp, f, c, &e) && c < mine[1].cell)
+                mine[1] = e;
         }
         PAR_CRITICAL
-        hydro_error_merge(&first, &mine);
+        {
+            hydro_error_merge(&err[0], &mine[0]);
+            hydro_error_merge(&err[1], &mine[1]);
+        }
     }
-    int failed = first.cell != INT32_MAX;
-    if (failed)
-        *err = first;
-    struct hydro_error later; /* after a failure, the first one stays the one reported */
-    int eos = lagrange_eos(hp, f, nc, failed ? &later : err);
-    return failed ? -1 : eos;
 }
 
 void remap_move(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w)

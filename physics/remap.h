@@ -64,8 +64,9 @@ void remap_work_free(struct remap_work *w);
 
 /* Targets: all local nodes at x_init (sweep < 0) or x with coordinate sweep replaced. */
 void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int sweep);
-/* Cell values and centres, cells [0, nc). */
-void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
+/* Cell values and centres of the nc cells listed (struct item_split: inner ones first). */
+void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, const int32_t *cells,
+                  int32_t nc);
 /* Swept volumes and centres of the faces of cells [0, nc) (interior faces only). */
 void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
 /* Least-squares slopes of the cell's own columns, cells [0, nc): needs values of their face
@@ -92,15 +93,17 @@ void remap_material_slopes(const struct mesh *m, const struct hydro_fields *f, s
  * is replaced (remap_finish then updates each cell from its own entries). */
 void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, struct remap_work *w,
                  int32_t nc);
-/* New velocity and mass of nodes [0, nn): needs the new cell values around them. Walls apply. */
+/* New velocity and mass of the nn nodes listed: needs the new cell values around them. Walls
+ * apply. */
 void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w, const struct walls *walls,
-                 int32_t nn);
-/* Cells [0, nc) at the targets: volume, density, internal energy, EOS; needs the new
+                 const int32_t *nodes, int32_t nn);
+/* The nc cells listed at the targets: volume, density, internal energy, EOS; needs the new
  * velocities of their nodes. Every cell is finished, so that a failure leaves one state (the
- * remapped one) to dump. Returns 0 or -1 with err naming the first bad cell (no mass,
- * negative energy, NaN). */
-int remap_finish(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w,
-                 const struct hydro_params *hp, int32_t nc, struct hydro_error *err);
+ * remapped one) to dump. Failures merge into err[0] (no mass, negative energy) and err[1] (the
+ * equation of state), each keeping its smallest cell: the step's failure is err[0]'s, or else
+ * err[1]'s, whatever the parts the cells were finished in. */
+void remap_finish(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w,
+                  const struct hydro_params *hp, const int32_t *cells, int32_t nc, struct hydro_error err[2]);
 /* All local nodes move to the targets. */
 void remap_move(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w);
 
