@@ -192,6 +192,10 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
         "1 x $T" "$(v threads_1xT_bytes)" - - - 1 %.0f
     row "$T ranks x 1 thread against 1 rank x $T threads, peak memory (all ranks)" "$(v threads_Tx1_mb)" MB \
         "1 x $T" "$(v threads_1xT_mb)" - - - 1 %.1f
+    row "Overlap, $ranks ranks, minimal (mahyco.ini): loop with the overlap" "$(v loop_minimal_s)" s "without" \
+        "$(v loop_minimal_nooverlap_s)" - - - 1 %.3f
+    row "Overlap, $ranks ranks, minimal (mahyco.ini): sync timer, slowest rank" "$(v sync_minimal_s)" s "without" \
+        "$(v sync_minimal_nooverlap_s)" - - - 1 %.3f
     row "Two materials against one, grind 3D bisod_x (loop, 1 rank)" "$(v mat_two_loop)" ns "one material" \
         "$(v mat_one_loop)" ratio le 1.3 1 %.0f
     row "Two materials against one, memory per further cell" "$(v mat_two_mem)" B/cell "one material" \
@@ -274,7 +278,7 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     echo
     cat "$tmp/materials.md"
     echo
-    echo "## MaHyCo bench deck, mahyco vs minimal patterns (run/bench_patterns.sh)"
+    echo "## MaHyCo bench deck, mahyco vs minimal patterns, minimal with and without overlap (run/bench_patterns.sh)"
     echo
     cat "$tmp/patterns.md"
     echo
