@@ -53,12 +53,12 @@ if [ $quick = 1 ]; then
     sync_args="-r 1 -k 2" sync_mesh="mesh.nx=$((10 * ranks)) mesh.ny=6 mesh.nz=6" matsync_args="-r 1 -k 2"
     grind_args="-r 1 -c 2 -s 10" pat_args="-r 1" pat_deck="run.max_cycles=2 mesh.nx=$((10 * ranks))"
     mig_args="-r 1" mig_deck="run.max_cycles=5" ckpt_args="-r 1 -c 2" ckpt_deck="mesh.nx=$((10 * ranks))"
-    mat_args="-r 1 -c 2 -s 10" thr_args="-r 1 -c 2 -s 10"
+    mat_args="-r 1 -c 2 -s 10" thr_args="-r 1 -c 2 -s 10" weak_args="-r 1" weak_deck="run.max_cycles=2"
 else
     sync_args="-r 15 -k 100" sync_mesh="mesh.nx=$((50 * ranks)) mesh.ny=20 mesh.nz=20" matsync_args="-r 31 -k 100"
     grind_args="-r 5 -c 20" pat_args="-r 3" pat_deck=""
     mig_args="-r 9" mig_deck="" ckpt_args="-r 3 -c 6" ckpt_deck=""
-    mat_args="-r 3 -c 20" thr_args="-r 3 -c 20"
+    mat_args="-r 3 -c 20" thr_args="-r 3 -c 20" weak_args="-r 3" weak_deck=""
 fi
 
 section() { # NAME COMMAND...: runs a part, keeps its output and its wall time
@@ -117,6 +117,8 @@ section threads sh "$top/run/bench_threads.sh" -t "$threads" $thr_args -o "$vals
 section materials sh "$top/run/bench_materials.sh" $mat_args -o "$vals"
 # shellcheck disable=SC2086
 section patterns sh "$top/run/bench_patterns.sh" -n "$ranks" $pat_args -o "$vals" $pat_deck
+# shellcheck disable=SC2086
+section weak sh "$top/run/bench_weak.sh" -n "$ranks" $weak_args -o "$vals" $weak_deck
 # shellcheck disable=SC2086
 section migration sh "$top/run/bench_migration.sh" -n "$ranks" $mig_args -o "$vals" $mig_deck
 # shellcheck disable=SC2086
@@ -196,6 +198,11 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
         "$(v loop_minimal_nooverlap_s)" - - - 1 %.3f
     row "Overlap, $ranks ranks, minimal (mahyco.ini): sync timer, slowest rank" "$(v sync_minimal_s)" s "without" \
         "$(v sync_minimal_nooverlap_s)" - - - 1 %.3f
+    row "Weak scaling 1 -> $ranks ranks, minimal (mahyco.ini, block): efficiency" "$(v weak_eff)" "" - - value ge 0.95 1 %.3f
+    row "Weak scaling 1 -> $ranks ranks: the machine's ceiling ($ranks independent 1-rank runs at once)" \
+        "$(v weak_ceiling)" "" - - - - - 1 %.3f
+    row "Weak scaling 1 -> $ranks ranks: efficiency / ceiling" \
+        "$(awk -v e="$(v weak_eff)" -v c="$(v weak_ceiling)" 'BEGIN {print e / c}')" "" - - - - - 1 %.3f
     row "Two materials against one, grind 3D bisod_x (loop, 1 rank)" "$(v mat_two_loop)" ns "one material" \
         "$(v mat_one_loop)" ratio le 1.3 1 %.0f
     row "Two materials against one, memory per further cell" "$(v mat_two_mem)" B/cell "one material" \
@@ -281,6 +288,10 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     echo "## MaHyCo bench deck, mahyco vs minimal patterns, minimal with and without overlap (run/bench_patterns.sh)"
     echo
     cat "$tmp/patterns.md"
+    echo
+    echo "## Weak scaling beside the machine's ceiling (run/bench_weak.sh)"
+    echo
+    cat "$tmp/weak.md"
     echo
     echo "## Migration (run/bench_migration.sh, raw baseline run/bench/raw_p2p.c)"
     echo

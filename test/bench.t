@@ -147,6 +147,19 @@ ok $st "bench_threads.sh: 1 rank x 2 threads against 1 x 1 and 2 x 1: loop, grin
 sh run/bench_threads.sh -t 1 > /dev/null 2>&1
 ok $(($? != 2)) "bench_threads.sh -t 1: exit 2 (nothing to compare)"
 
+# bench_weak.sh: 1 rank, 2 ranks and 2 independent 1-rank runs, the efficiency and the ceiling
+HYDRO="$BUILD/hydro" MPIRUN="$MPIRUN" sh run/bench_weak.sh -r 1 -o "$scratch/weak" run.max_cycles=2 \
+    > "$scratch/weak.md" 2>&1
+st=$?
+for k in weak_loop_1_s weak_loop_n_s weak_loop_indep_s weak_eff weak_ceiling; do
+    positive $k "$scratch/weak" || { st=1; diag "no positive $k"; }
+done
+grep -q '^| 2 independent 1-rank runs at once (the ceiling) | [0-9.]* | [0-9.]* |$' "$scratch/weak.md" || st=1
+ok $st "bench_weak.sh: 1 and 2 ranks and 2 independent runs: loops, efficiency, ceiling"
+[ $st -eq 0 ] || diag "$(cat "$scratch/weak.md")"
+sh run/bench_weak.sh -n 1 > /dev/null 2>&1
+ok $(($? != 2)) "bench_weak.sh -n 1: exit 2 (nothing to compare)"
+
 # load balancing and partition benchmarks (issue 17), on tiny meshes: every variant's figures
 HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_balance.sh -r 1 -p "metis zoltan" -o "$scratch/bal" \
     mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=12 > "$scratch/bal.txt" 2>&1

@@ -1,0 +1,85 @@
+#!/bin/sh
+# Weak scaling 1 -> N real ranks beside the machine's own ceiling, interleaved: the MaHyCo bench
+# deck (inputs/bench/mahyco.ini, block partitioner, the meshes of run/weak_scaling.sh: the same
+# owned cells per rank) on 1 rank, on N ranks, and as N independent 1-rank runs started at once
+# (no communication at all: what sharing the cores, caches and memory system costs). Medians over
+# the repeats of the slowest rank's loop time; efficiency = 1-rank loop / N-rank loop, ceiling =
+# 1-rank loop / the slowest of the independent runs, and efficiency / ceiling (what the
+# communication and the partition cost beyond sharing the machine).
+# usage: run/bench_weak.sh [-n N] [-r REPEATS] [-p PATTERN] [-o FILE] [section.key=value ...]
+#   -n ranks (default 2), -p mahyco or minimal (default minimal), -o appends "key value" lines
+#   (weak_n, weak_loop_1_s, weak_loop_n_s, weak_loop_indep_s, weak_eff, weak_ceiling) to FILE.
+# env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary)
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+hydro=${HYDRO:-$top/build/hydro}
+mpirun_cmd=${MPIRUN:-mpirun}
+ranks=2
+repeats=5
+pattern=minimal
+out=
+usage() { echo "usage: $0 [-n N] [-r REPEATS] [-p PATTERN] [-o FILE] [section.key=value ...]" >&2; exit 2; }
+help() { sed -n '2,/^set -eu/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0; }
+while getopts n:r:p:o:h opt; do
+    case $opt in
+    n) ranks=$OPTARG ;;
+    r) repeats=$OPTARG ;;
+    p) pattern=$OPTARG ;;
+    o) out=$OPTARG ;;
+    h) help ;;
+    *) usage ;;
+    esac
+done
+shift $((OPTIND - 1))
+for n in "$ranks" "$repeats"; do case $n in "" | *[!0-9]* | 0) usage ;; esac; done
+[ "$ranks" -ge 2 ] || { echo "$0: -n needs at least 2 ranks (the comparison is against one)" >&2; exit 2; }
+case $pattern in mahyco | minimal) ;; *) usage ;; esac
+[ -x "$hydro" ] || { echo "$0: $hydro not found: build it with make" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$top/run/bench_lib.sh" # median, timer, peak, cells_of, cycles_of, bytes_avg_of
+
+# the meshes: run/weak_scaling.sh's rule, block partitioner
+HYDRO=$hydro bash "$top/run/weak_scaling.sh" --dry-run -n "1,$ranks" -p "$pattern" > "$tmp/plan" 2>&1 ||
+    { cat "$tmp/plan" >&2; exit 1; }
+mesh_of() { awk -v n="$1" '!/^#/ && $1 == n {printf "mesh.nx=%s mesh.ny=%s mesh.nz=%s", $2, $3, $4}' "$tmp/plan"; }
+m1=$(mesh_of 1) mn=$(mesh_of "$ranks")
+[ -n "$m1" ] && [ -n "$mn" ] || { echo "$0: no mesh for 1 or $ranks ranks from run/weak_scaling.sh --dry-run" >&2; exit 1; }
+loop_max() { awk '/Timers over/ {g = 1} g && $2 == "loop" {print $6; exit}' "$1"; }
+# one NAME NP MESH: a run, its slowest rank's loop appended to NAME's list
+one() {
+    name=$1 np=$2 mesh=$3
+    shift 3
+    # shellcheck disable=SC2086
+    $mpirun_cmd ${MPI_ARGS:-} -np "$np" "$hydro" "$top/inputs/bench/mahyco.ini" $mesh parallel.partitioner=block \
+        parallel.sync_pattern="$pattern" output.checkpoint_period=-1 "$@" > "$tmp/out.$name" 2>&1 ||
+        { tail -n 5 "$tmp/out.$name" >&2; exit 1; }
+}
+for i in $(seq "$repeats"); do
+    one single 1 "$m1" "$@"
+    loop_max "$tmp/out.single" >> "$tmp/loop_1"
+    one many "$ranks" "$mn" "$@"
+    loop_max "$tmp/out.many" >> "$tmp/loop_n"
+    pids=
+    for k in $(seq "$ranks"); do # started together, each alone in its MPI job
+        one "indep$k" 1 "$m1" "$@" &
+        pids="$pids $!"
+    done
+    for p in $pids; do wait "$p" || exit 1; done
+    for k in $(seq "$ranks"); do loop_max "$tmp/out.indep$k"; done | sort -g | tail -n 1 >> "$tmp/loop_indep"
+done
+l1=$(median < "$tmp/loop_1") ln=$(median < "$tmp/loop_n") li=$(median < "$tmp/loop_indep")
+echo "inputs/bench/mahyco.ini, pattern $pattern, block partitioner, $(cycles_of "$tmp/out.single") cycles;" \
+    "1 rank: $m1 ($(cells_of "$tmp/out.single") cells), $ranks ranks: $mn ($(cells_of "$tmp/out.many") cells);" \
+    "$repeats interleaved repeats, medians of the slowest rank's loop${*:+; $*}"
+echo
+echo "| run | loop s | 1-rank loop / this |"
+echo "|---|---:|---:|"
+awk -v a="$l1" -v n="$ranks" -v b="$ln" -v c="$li" 'BEGIN {
+    printf "| 1 rank | %.4f | 1.000 |\n", a
+    printf "| %d ranks (weak scaling: efficiency) | %.4f | %.3f |\n", n, b, a / b
+    printf "| %d independent 1-rank runs at once (the ceiling) | %.4f | %.3f |\n", n, c, a / c
+    printf "| efficiency / ceiling | | %.3f |\n", c / b }'
+[ -z "$out" ] || awk -v n="$ranks" -v a="$l1" -v b="$ln" -v c="$li" 'BEGIN {
+    printf "weak_n %d\nweak_loop_1_s %s\nweak_loop_n_s %s\nweak_loop_indep_s %s\n", n, a, b, c
+    printf "weak_eff %.6f\nweak_ceiling %.6f\n", a / b, a / c }' >> "$out"
