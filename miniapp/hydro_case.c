@@ -38,33 +38,21 @@ struct scheme {
 
 /* ---- the halo operations of the cycle (struct cycle_ops) ---- */
 
-static void op_sync(void *ctx, enum sync_point p)
+/* Point p's synchronisation through fn (whole, start or finish). The compute done since the last
+ * communication is charged first: before a start, and before a finish's wait, which the work since
+ * the start then overlaps (SMPI). A point of no group costs nothing. */
+static void book_op(void *ctx, enum sync_point p, void (*fn)(struct sync_book *, struct run *, int))
 {
     struct scheme *s = ctx;
     if (sync_book_empty(&s->book, p))
         return;
     kernels_flush(&s->kern);
-    sync_book_run(&s->book, s->run, p);
+    fn(&s->book, s->run, p);
 }
 
-static void op_sync_start(void *ctx, enum sync_point p)
-{
-    struct scheme *s = ctx;
-    if (sync_book_empty(&s->book, p))
-        return;
-    kernels_flush(&s->kern);
-    sync_book_start(&s->book, s->run, p);
-}
-
-/* The work since the start is charged before the wait (SMPI: it overlaps the transfer). */
-static void op_sync_finish(void *ctx, enum sync_point p)
-{
-    struct scheme *s = ctx;
-    if (sync_book_empty(&s->book, p))
-        return;
-    kernels_flush(&s->kern);
-    sync_book_finish(&s->book, s->run, p);
-}
+static void op_sync(void *ctx, enum sync_point p) { book_op(ctx, p, sync_book_run); }
+static void op_sync_start(void *ctx, enum sync_point p) { book_op(ctx, p, sync_book_start); }
+static void op_sync_finish(void *ctx, enum sync_point p) { book_op(ctx, p, sync_book_finish); }
 
 static void op_reduce_start(void *ctx, const double v[3])
 {

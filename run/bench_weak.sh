@@ -48,21 +48,22 @@ m1=$(mesh_of 1) mn=$(mesh_of "$ranks")
 loop_max() { awk '/Timers over/ {g = 1} g && $2 == "loop" {print $6; exit}' "$1"; }
 # one NAME NP MESH: a run, its slowest rank's loop appended to NAME's list
 one() {
-    name=$1 np=$2 mesh=$3
-    shift 3
+    name=$1 np=$2 mesh=$3 bind=$4
+    shift 4
     # shellcheck disable=SC2086
-    $mpirun_cmd ${MPI_ARGS:-} -np "$np" "$hydro" "$top/inputs/bench/mahyco.ini" $mesh parallel.partitioner=block \
+    $mpirun_cmd ${MPI_ARGS:-} $bind -np "$np" "$hydro" "$top/inputs/bench/mahyco.ini" $mesh parallel.partitioner=block \
         parallel.sync_pattern="$pattern" output.checkpoint_period=-1 "$@" > "$tmp/out.$name" 2>&1 ||
         { tail -n 5 "$tmp/out.$name" >&2; exit 1; }
 }
 for i in $(seq "$repeats"); do
-    one single 1 "$m1" "$@"
+    one single 1 "$m1" "" "$@"
     loop_max "$tmp/out.single" >> "$tmp/loop_1"
-    one many "$ranks" "$mn" "$@"
+    one many "$ranks" "$mn" "" "$@"
     loop_max "$tmp/out.many" >> "$tmp/loop_n"
     pids=
-    for k in $(seq "$ranks"); do # started together, each alone in its MPI job
-        one "indep$k" 1 "$m1" "$@" &
+    for k in $(seq "$ranks"); do # started together, each alone in its MPI job (unbound: each
+        # job would bind its one rank to the first core, all of them to the same one)
+        one "indep$k" 1 "$m1" "--bind-to none" "$@" &
         pids="$pids $!"
     done
     for p in $pids; do wait "$p" || exit 1; done

@@ -1,5 +1,5 @@
 #!/bin/sh
-# hydro (the normal -O2 -g build) under valgrind memcheck: short runs on 1 rank (Open MPI
+# hydro (the normal -O3 -g build) under valgrind memcheck: short runs on 1 rank (Open MPI
 # singleton) and 2 ranks, with HDF5 dumps and restarts, report no error and no definite leak from
 # hydro's code (test/valgrind.supp hides only Open MPI's, PMIx's and libevent's own noise).
 . test/lib.sh
