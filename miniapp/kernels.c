@@ -287,7 +287,8 @@ void kernels_account_part(struct kernels *k, const struct mesh *m, enum kernel i
 {
     if (!k->on)
         return;
-    k->part_dt += k->dt;
+    if (!k->model)
+        k->part_dt[id] += k->dt;
     if (!last) {
         if (k->model) {
             struct kernel_work w = work_of(k, m, id, n);
@@ -295,8 +296,8 @@ void kernels_account_part(struct kernels *k, const struct mesh *m, enum kernel i
         }
         return;
     }
-    k->dt = k->part_dt; /* the whole call's measured time */
-    k->part_dt = 0;
+    k->dt = k->part_dt[id]; /* the whole call's measured time */
+    k->part_dt[id] = 0;
     struct kernel_work w = work_of(k, m, id, n);
     double whole = kernels_end(k, id, &w); /* counts the call once */
     k->pending += share * whole;

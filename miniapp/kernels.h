@@ -34,7 +34,8 @@ struct kernels {
     const char *report;            /* HYDRO_KERNEL_REPORT: file written at the end, or NULL */
     struct kernel_sums sums[K_COUNT];
     double t0, dt;
-    double part_dt;                 /* measured time of a call's parts so far */
+    double part_dt[K_COUNT];        /* per kernel: measured time of its call's parts so far (the
+                                     * parts of two kernels interleave) */
     int32_t *act_cells, *act_nodes; /* with on: prefix counts of active cells and moved nodes */
     uint32_t *cell_steps; /* with track: per local cell, remap steps it was active in since the last reset */
     int track;            /* count cell_steps (load balancing's cost model) */

@@ -22,8 +22,9 @@ enum { D2, D3 };
 static const struct {
     double fixed, fixed_per_rank, fixed_max; /* the MPI process and libraries (bytes) */
     double mesh;     /* building the local mesh, per local cell: the floor of a rank's peak */
-    double hydro;    /* the hydro case's fields, arena and mesh, per owned cell (with the overlap's
-                      * item lists: 3 indices, 12 bytes) */
+    double hydro;    /* the hydro case's fields, arena and mesh, per owned cell (with the item lists
+                      * of the kernels split for the overlap: 12 bytes on one rank, more with
+                      * ghost layers, which the ghost figure covers) */
     double sync;     /* sync_only's mesh and buffers, per owned cell, its variables apart */
     double ghost;    /* per ghost cell (its nodes, faces, plans and buffers included) */
     double global;   /* rank 0 holding the whole mesh at set-up, per cell of the mesh */

@@ -59,8 +59,8 @@ static int start_point(struct sync_book *b, struct run *run, int point, int allo
 {
     struct book_point *p = &b->point[point];
     if (b->in_flight >= 0)
-        hydro_fatal(run->comm, EXIT_RUNTIME, "%s:%d: synchronisation point %d started while %d is in flight",
-                    __FILE__, __LINE__, point, b->in_flight);
+        hydro_fatal(run->comm, EXIT_RUNTIME, "synchronisation point %d started while %d is in flight", point,
+                    b->in_flight);
     timers_start(&run->tm, TIMER_SYNC);
     if (p->together || p->ngroups == 1) {
         for (int g = 0; g < p->ngroups; g++)
@@ -104,8 +104,12 @@ void sync_book_start(struct sync_book *b, struct run *run, int point)
 
 void sync_book_finish(struct sync_book *b, struct run *run, int point)
 {
-    if (b->in_flight != point)
+    if (b->in_flight != point) { /* done at its start, or (a bug) another point is in flight */
+        if (b->in_flight >= 0)
+            hydro_fatal(run->comm, EXIT_RUNTIME, "synchronisation point %d finished while %d is in flight", point,
+                        b->in_flight);
         return;
+    }
     struct book_point *p = &b->point[point];
     timers_stop(&run->tm, TIMER_OVERLAP);
     double t0 = timers_now();
@@ -132,6 +136,9 @@ static void tally_add(struct sync_tally *t, const struct sync_group *g)
 
 void sync_book_drop(struct sync_book *b)
 {
+    if (b->in_flight >= 0) /* its requests and buffers are MPI's until it is finished */
+        hydro_fatal(b->point[b->in_flight].g[0]->comm, EXIT_RUNTIME, "synchronisation point %d dropped in flight",
+                    b->in_flight);
     for (int i = 0; i < b->npoints; i++) {
         struct book_point *p = &b->point[i];
         for (int g = 0; g < p->ngroups; g++) {

@@ -67,8 +67,8 @@ static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double 
     ops->phase(ops->ctx, PHASE_LAGRANGE, 0);
 }
 
-/* One remap step to the targets of sweep (-1: the initial mesh). in_flight: the point the
- * previous step started and left in flight, or -1. Named synchronisations with work across them:
+/* One remap step to the targets of sweep (-1: the initial mesh). in_flight: the point started
+ * after the previous step (hydro_cycle), finished here, or -1. Named synchronisations with work across them:
  * the inner items of a kernel run while the exchange is in flight, the outer ones after it. */
 static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, int in_flight)
 {
@@ -131,9 +131,11 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
         }
         ops->phase(ops->ctx, PHASE_REMAP, 0);
     }
-    /* the end-of-cycle point, the dt candidate (it reads ghost velocities as they were before the
-     * point, as it always has), then the dt candidate and the failure flag in one non-blocking
-     * reduction, finished after the point */
+    /* the end-of-cycle point, the dt candidate, then the dt candidate and the failure flag in one
+     * non-blocking reduction, finished after the point. The candidate reads the velocities of the
+     * first layer's nodes owned elsewhere: as computed here while the point is in flight, as their
+     * owners sent them when it was done at once; the two are the same bits (minimal recomputes
+     * them from the same values in the same order; test/overlap.t compares the dumps) */
     const enum sync_point end = h->hp.remap ? SP_END_REMAP : SP_END_LAGRANGE;
     ops->sync_start(ops->ctx, end);
     h->cand = -1.0;
@@ -177,6 +179,8 @@ static int cell_inner(const struct mesh *m, int32_t c)
 /* A node whose cells are all owned. */
 static int node_inner(const struct mesh *m, int32_t n)
 {
+    if (n >= m->nnodes_owned) /* such a node has a ghost cell anyway (its owner's) */
+        return 0;
     for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++)
         if (m->node_cells[k] >= m->ncells_owned)
             return 0;

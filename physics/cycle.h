@@ -87,7 +87,8 @@ struct cycle_ops {
     void (*sync)(void *ctx, enum sync_point p);
     /* The same in two halves, for the points the cycle computes across: start packs the owned
      * values it sends (later changes to them do not travel) and may leave the exchange in
-     * flight; ghosts of the point's fields are valid after finish, and read nowhere between. */
+     * flight; ghosts of the point's fields keep their old values until finish, and the cycle
+     * computes nothing between that needs the new ones. */
     void (*sync_start)(void *ctx, enum sync_point p);
     void (*sync_finish)(void *ctx, enum sync_point p);
     /* The cycle's reduction, every value a min over ranks: v[0] the dt candidate, v[1] the

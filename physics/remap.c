@@ -116,8 +116,8 @@ void remap_values(const struct mesh *m, const struct hydro_fields *f, struct rem
         const int32_t c = cells[i];
         /* centre as geom_centre (sum, then times 1/nv), in the same pass as the velocities */
         double x[3] = {0, 0, 0}, u[3] = {0, 0, 0}, k = 0;
-        for (int i = 0; i < nv; i++) {
-            const size_t n = (size_t)m->cell_nodes[(size_t)c * nv + i];
+        for (int j = 0; j < nv; j++) {
+            const size_t n = (size_t)m->cell_nodes[(size_t)c * nv + j];
             const double *v = f->v + 3 * n, *xn = f->x + 3 * n;
             for (int d = 0; d < 3; d++) {
                 x[d] += xn[d];
@@ -721,7 +721,7 @@ static int finish_cell(const struct mesh *m, struct hydro_fields *f, const struc
     f->rho[c] = f->mass[c] / vol;
     double heated = f->e[c] + (w->knew[c] - k); /* dissipated kinetic energy becomes heat */
     if (hp->nmat > 1 && hp->remap_heat)
-        mat_heat(hp, f, c, w->knew[c] - k); /* the cell's mean energy: lagrange_eos below */
+        mat_heat(hp, f, c, w->knew[c] - k); /* the cell's mean energy: its EOS next (remap_finish) */
     else if (hp->remap_heat && eos_energy_admissible(&hp->eos[0], heated))
         f->e[c] = heated;
     if (!(f->mass[c] > 0))
