@@ -327,6 +327,10 @@ static void write_attributes(hid_t file, const struct dump_meta *meta, int dim, 
     if (meta->nmat > 1) {
         h5_attr_doubles(gdiag, "material_initial_mass", meta->nmat, meta->mat_mass0, tmp);
         h5_attr_doubles(gdiag, "material_removed_mass", meta->nmat, meta->mat_removed, tmp);
+        int64_t limbs[DUMP_MAT_MAX * XSUM_LIMBS];
+        for (int k = 0; k < meta->nmat; k++)
+            memcpy(limbs + (size_t)k * XSUM_LIMBS, meta->mat_removed_exact[k].limb, sizeof meta->mat_removed_exact[k].limb);
+        h5_attr_i64s(gdiag, "material_removed_mass_exact", meta->nmat * XSUM_LIMBS, limbs, tmp);
     }
     H5_CHECK(H5Gclose(gdiag), tmp);
 }

@@ -7,6 +7,7 @@
 
 #include "mesh.h"
 #include "vars.h"
+#include "xsum.h"
 
 /* Layout version of the files; restart refuses other versions. */
 enum { CHECKPOINT_FORMAT_VERSION = 2 }; /* 2: a crc32 attribute on every dataset */
@@ -23,6 +24,9 @@ struct dump_meta {
     int nmat;              /* > 1: each material's mass at t = 0 and the mass removed so far below the
                             * threshold (over all ranks), into /diagnostics */
     double mat_mass0[DUMP_MAT_MAX], mat_removed[DUMP_MAT_MAX];
+    /* the removed masses exactly: each one's sum over the ranks, carried (xsum_carry: the one
+     * representation of its value, whatever the rank count), so that a restart goes on from it */
+    struct xsum mat_removed_exact[DUMP_MAT_MAX];
     char mat_names[DUMP_MAT_MAX][32]; /* the materials' names, for /materials and the XDMF file */
     const char *deck_text;    /* the resolved deck */
     const char *code_version; /* "hydro X.Y.Z (revision)" */

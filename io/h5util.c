@@ -71,6 +71,11 @@ void h5_attr_i64(hid_t obj, const char *name, int64_t v, const char *path)
     attr_write(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, 0, path);
 }
 
+void h5_attr_i64s(hid_t obj, const char *name, int n, const int64_t *v, const char *path)
+{
+    attr_write(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, v, (hsize_t)n, path);
+}
+
 void h5_attr_i32(hid_t obj, const char *name, int32_t v, const char *path)
 {
     attr_write(obj, name, H5T_STD_I32LE, H5T_NATIVE_INT32, &v, 0, path);
@@ -158,6 +163,17 @@ int h5_read_attr_doubles(hid_t obj, const char *name, int max, double *v)
     if (a < 0)
         return -1;
     int ok = n >= 1 && n <= (hsize_t)max && H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0;
+    H5Aclose(a);
+    return ok ? (int)n : -1;
+}
+
+int h5_read_attr_i64s(hid_t obj, const char *name, int max, int64_t *v)
+{
+    hsize_t n = 0;
+    hid_t a = attr_open(obj, name, H5T_INTEGER, &n);
+    if (a < 0)
+        return -1;
+    int ok = n >= 1 && n <= (hsize_t)max && H5Aread(a, H5T_NATIVE_INT64, v) >= 0;
     H5Aclose(a);
     return ok ? (int)n : -1;
 }

@@ -25,6 +25,8 @@ void h5_attr_double(hid_t obj, const char *name, double v, const char *path);
 /* A one-dimensional attribute of n doubles. */
 void h5_attr_doubles(hid_t obj, const char *name, int n, const double *v, const char *path);
 void h5_attr_i64(hid_t obj, const char *name, int64_t v, const char *path);
+/* A one-dimensional attribute of n 64-bit integers. */
+void h5_attr_i64s(hid_t obj, const char *name, int n, const int64_t *v, const char *path);
 void h5_attr_i32(hid_t obj, const char *name, int32_t v, const char *path);
 void h5_attr_string(hid_t obj, const char *name, const char *v, const char *path);
 void h5_attr_u32(hid_t obj, const char *name, uint32_t v, const char *path);
@@ -38,6 +40,8 @@ int h5_read_attr_double(hid_t obj, const char *name, double *v);
 /* A one-dimensional attribute of doubles: how many (at most max, into v), or -1. */
 int h5_read_attr_doubles(hid_t obj, const char *name, int max, double *v);
 int h5_read_attr_i64(hid_t obj, const char *name, int64_t *v);
+/* A one-dimensional attribute of integers read as int64: how many (at most max, into v), or -1. */
+int h5_read_attr_i64s(hid_t obj, const char *name, int max, int64_t *v);
 /* malloc'd string, NULL when absent or not a string */
 char *h5_read_attr_string(hid_t obj, const char *name);
 

@@ -224,6 +224,15 @@ static int read_diagnostics(hid_t file, struct restart_file *rf)
     int n = h5_read_attr_doubles(g, "material_initial_mass", DUMP_MAT_MAX, rf->mat_mass0);
     if (n > 1 && h5_read_attr_doubles(g, "material_removed_mass", DUMP_MAT_MAX, rf->mat_removed) == n)
         rf->nmat = n;
+    int64_t limbs[DUMP_MAT_MAX * XSUM_LIMBS];
+    if (rf->nmat > 1 &&
+        h5_read_attr_i64s(g, "material_removed_mass_exact", DUMP_MAT_MAX * XSUM_LIMBS, limbs) == n * XSUM_LIMBS) {
+        for (int k = 0; k < n; k++) {
+            xsum_init(&rf->mat_removed_exact[k]);
+            memcpy(rf->mat_removed_exact[k].limb, limbs + (size_t)k * XSUM_LIMBS, sizeof rf->mat_removed_exact[k].limb);
+        }
+        rf->removed_exact = 1;
+    }
     H5Gclose(g);
     return rc ? -1 : 0;
 }
@@ -367,6 +376,8 @@ int restart_open(MPI_Comm comm, const char *path, struct restart_file *rf, char 
     rf->nmat = head.nmat;
     comm_bcast_bytes(comm, rf->mat_mass0, sizeof rf->mat_mass0, 0);
     comm_bcast_bytes(comm, rf->mat_removed, sizeof rf->mat_removed, 0);
+    comm_bcast_bytes(comm, &rf->removed_exact, sizeof rf->removed_exact, 0);
+    comm_bcast_bytes(comm, rf->mat_removed_exact, sizeof rf->mat_removed_exact, 0);
     rf->cycle = head.cycle;
     rf->time = head.time;
     rf->dt = head.dt;

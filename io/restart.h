@@ -27,6 +27,8 @@ struct restart_file {
     double mass0, energy0; /* totals at t = 0 */
     int nmat;              /* > 1 when the dump holds each material's mass at t = 0 and removed mass */
     double mat_mass0[DUMP_MAT_MAX], mat_removed[DUMP_MAT_MAX];
+    int removed_exact;     /* 1: the dump also holds them exactly (dumps before it do not) */
+    struct xsum mat_removed_exact[DUMP_MAT_MAX];
     int dim, nranks_written;
     int64_t ncells, nnodes;
     int64_t nentries; /* > 0: the dump's /materials holds this many material entries */

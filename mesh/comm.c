@@ -240,12 +240,25 @@ void reduction_exact_finish(struct reduction_exact *r, double *out)
     }
 }
 
-void comm_sum_exact(MPI_Comm comm, const struct xsum *v, int n, double *out)
+void comm_sum_xsums(MPI_Comm comm, const struct xsum *v, int n, struct xsum *out)
 {
     struct reduction_exact *r = xcalloc(1, sizeof *r);
     reduction_exact_start(comm, r, v, n);
-    reduction_exact_finish(r, out);
+    reduction_exact_finish(r, NULL);
+    for (int i = 0; i < n; i++) {
+        xsum_init(&out[i]);
+        memcpy(out[i].limb, r->out + (size_t)i * XSUM_LIMBS, sizeof out[i].limb);
+        xsum_carry(&out[i]);
+    }
     free(r);
+}
+
+void comm_sum_exact(MPI_Comm comm, const struct xsum *v, int n, double *out)
+{
+    struct xsum s[REDUCTION_MAX];
+    comm_sum_xsums(comm, v, n, s);
+    for (int i = 0; i < n; i++)
+        out[i] = xsum_round(&s[i]);
 }
 
 void *buf_append(struct buf *b, size_t n)

@@ -74,6 +74,9 @@ void reduction_exact_start(MPI_Comm comm, struct reduction_exact *r, const struc
 void reduction_exact_finish(struct reduction_exact *r, double *out);
 /* Both at once (blocking). */
 void comm_sum_exact(MPI_Comm comm, const struct xsum *v, int n, double *out);
+/* The same, the sums kept exact: out[i] is sum i carried (xsum_carry), the same limbs whatever
+ * the rank count. */
+void comm_sum_xsums(MPI_Comm comm, const struct xsum *v, int n, struct xsum *out);
 
 /* Growable byte buffer with a read cursor, for messages. */
 struct buf {

@@ -233,8 +233,10 @@ static void hydro_restored(void *self, struct run *run)
     s->totals.energy0 = run->restart->energy0;
     for (int k = 0; k < run->restart->nmat && run->restart->nmat == s->h.hp.nmat; k++) {
         s->totals.mat0[k] = run->restart->mat_mass0[k];
-        xsum_init(&s->h.removed[k]); /* summed over the ranks: the dump's total on rank 0 */
-        if (run->rank == 0)
+        xsum_init(&s->h.removed[k]); /* summed over the ranks: the dump's total on rank 0, exact */
+        if (run->rank == 0 && run->restart->removed_exact)
+            s->h.removed[k] = run->restart->mat_removed_exact[k];
+        else if (run->rank == 0) /* a dump before the exact sums: its rounded total */
             xsum_add(&s->h.removed[k], run->restart->mat_removed[k]);
     }
 }
@@ -323,7 +325,9 @@ static void hydro_diagnostics(const void *self, struct run *run, struct dump_met
         meta->mat_mass0[k] = s->totals.mat0[k];
         snprintf(meta->mat_names[k], sizeof meta->mat_names[k], "%s", run->cfg.mat[k].name);
     }
-    comm_sum_exact(run->comm, s->h.removed, meta->nmat, meta->mat_removed); /* what left the cells, over the ranks */
+    comm_sum_xsums(run->comm, s->h.removed, meta->nmat, meta->mat_removed_exact); /* what left the cells, over the ranks */
+    for (int k = 0; k < meta->nmat; k++)
+        meta->mat_removed[k] = xsum_round(&meta->mat_removed_exact[k]);
 }
 
 static double hydro_burn_seconds(void *self, long n)
