@@ -137,7 +137,7 @@ static void hydro_attach(void *self, struct run *run)
     if (bad) /* the same tables on every rank: every rank stops here */
         hydro_fatal(run->comm, EXIT_RUNTIME, "sync pattern %s: %s", sync_points_name(s->pattern), bad);
     sync_points_ranges(s->pattern, s->h.hp.nmat, m, s->h.n);
-    hydro_splits_build(&s->h);
+    hydro_splits_build(&s->h, s->book.overlap);
     hydro_fields_attach(&s->h, &run->reg, s->id);
     kernels_attach(&s->kern, m, s->h.hp.remap);
     /* walls from where the remap returns (or from the current boundary without remap) */

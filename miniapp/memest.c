@@ -22,15 +22,14 @@ enum { D2, D3 };
 static const struct {
     double fixed, fixed_per_rank, fixed_max; /* the MPI process and libraries (bytes) */
     double mesh;     /* building the local mesh, per local cell: the floor of a rank's peak */
-    double hydro;    /* the hydro case's fields, arena and mesh, per owned cell (with the item lists
-                      * of the kernels split for the overlap: 12 bytes on one rank, more with
-                      * ghost layers, which the ghost figure covers) */
+    double hydro;    /* the hydro case's fields, arena and mesh, per owned cell (the overlap's item
+                      * lists, with minimal on several ranks, add about 12 bytes) */
     double sync;     /* sync_only's mesh and buffers, per owned cell, its variables apart */
     double ghost;    /* per ghost cell (its nodes, faces, plans and buffers included) */
     double global;   /* rank 0 holding the whole mesh at set-up, per cell of the mesh */
 } model[2] = {
-    [D2] = {12e6, 0.5e6, 20e6, 385, 535, 240, 810, 312},
-    [D3] = {12e6, 0.5e6, 20e6, 503, 619, 280, 940, 390},
+    [D2] = {12e6, 0.5e6, 20e6, 385, 523, 240, 810, 312},
+    [D3] = {12e6, 0.5e6, 20e6, 503, 607, 280, 940, 390},
 };
 
 /* The largest block of a box split as the block partitioner splits it (METIS parts are about

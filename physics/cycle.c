@@ -67,6 +67,9 @@ static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double 
     ops->phase(ops->ctx, PHASE_LAGRANGE, 0);
 }
 
+/* The outer items' list; without a list, [0, n - ninner): all of them, or none. */
+static const int32_t *outer_of(const struct item_split *s) { return s->item ? s->item + s->ninner : NULL; }
+
 /* One remap step to the targets of sweep (-1: the initial mesh). in_flight: the point started
  * after the previous step (hydro_cycle), finished here, or -1. Named synchronisations with work across them:
  * the inner items of a kernel run while the exchange is in flight, the outer ones after it. */
@@ -82,7 +85,7 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
     KERNEL_PART(ops, K_R_VALUES, PART_INNER, remap_values(m, f, w, vs->item, vs->ninner));
     if (in_flight >= 0)
         ops->sync_finish(ops->ctx, (enum sync_point)in_flight);
-    KERNEL_PART(ops, K_R_VALUES, PART_OUTER, remap_values(m, f, w, vs->item + vs->ninner, vs->n - vs->ninner));
+    KERNEL_PART(ops, K_R_VALUES, PART_OUTER, remap_values(m, f, w, outer_of(vs), vs->n - vs->ninner));
     ops->sync(ops->ctx, SP_REMAP_VALUES);
     KERNEL(ops, K_R_SWEPT, remap_swept(m, f, w, n[K_R_SWEPT]));
     KERNEL(ops, K_R_GRADIENTS, remap_gradients(m, f, w, n[K_R_GRADIENTS]));
@@ -97,10 +100,10 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
     KERNEL_PART(ops, K_R_FINISH, PART_INNER, remap_finish(m, f, w, &h->hp, fs->item, fs->ninner, fe));
     ops->sync_finish(ops->ctx, SP_REMAP_CELLS);
     KERNEL_PART(ops, K_R_NODES, PART_OUTER,
-                remap_nodes(m, f, w, &h->walls, ns->item + ns->ninner, ns->n - ns->ninner));
+                remap_nodes(m, f, w, &h->walls, outer_of(ns), ns->n - ns->ninner));
     ops->sync(ops->ctx, SP_REMAP_NODES); /* ghost nodes only: the inner cells did not need it */
     KERNEL_PART(ops, K_R_FINISH, PART_OUTER,
-                remap_finish(m, f, w, &h->hp, fs->item + fs->ninner, fs->n - fs->ninner, fe));
+                remap_finish(m, f, w, &h->hp, outer_of(fs), fs->n - fs->ninner, fe));
     if (fe[0].cell != INT32_MAX || fe[1].cell != INT32_MAX) { /* a check of the remap before the EOS' */
         *error_slot(h) = fe[0].cell != INT32_MAX ? fe[0] : fe[1];
         h->failed = 1;
@@ -148,17 +151,25 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
     ops->reduce_finish(ops->ctx, out);
 }
 
-/* Items [0, nitems) in two ascending lists: inner(m, i) first, then the rest. */
+/* Items [0, nitems) in two ascending lists: inner(m, i) first, then the rest; no list when all
+ * are inner or none is. */
 static void split_build(const struct mesh *m, int32_t nitems, int (*inner)(const struct mesh *, int32_t),
                         struct item_split *s)
 {
-    s->n = nitems;
-    s->item = xmalloc(((size_t)nitems + 1) * sizeof *s->item);
+    s->item = NULL;
     int32_t k = 0;
+    for (int32_t i = 0; i < nitems; i++)
+        k += inner(m, i) != 0;
+    s->n = nitems;
+    s->ninner = k;
+    if (k == nitems || k == 0)
+        return;
+    s->item = xmalloc(((size_t)nitems + 1) * sizeof *s->item);
+    s->ninner = k;
+    k = 0;
     for (int32_t i = 0; i < nitems; i++)
         if (inner(m, i))
             s->item[k++] = i;
-    s->ninner = k;
     for (int32_t i = 0; i < nitems; i++)
         if (!inner(m, i))
             s->item[k++] = i;
@@ -200,13 +211,30 @@ static int finish_inner(const struct mesh *m, int32_t c)
     return 1;
 }
 
-void hydro_splits_build(struct hydro *h)
+/* Without the overlap each kernel runs in one part where the cycle had it before: remap_values and
+ * remap_nodes as their inner part (no exchange is in flight then), remap_finish as its outer part
+ * (after the node velocities' synchronisation of the mahyco pattern). */
+static int all_inner(const struct mesh *m, int32_t i)
+{
+    (void)m;
+    (void)i;
+    return 1;
+}
+
+static int none_inner(const struct mesh *m, int32_t i)
+{
+    (void)m;
+    (void)i;
+    return 0;
+}
+
+void hydro_splits_build(struct hydro *h, int overlap)
 {
     if (!h->hp.remap)
         return;
-    split_build(h->m, h->n[K_R_VALUES], cell_inner, &h->values_split);
-    split_build(h->m, h->n[K_R_NODES], node_inner, &h->nodes_split);
-    split_build(h->m, h->n[K_R_FINISH], finish_inner, &h->finish_split);
+    split_build(h->m, h->n[K_R_VALUES], overlap ? cell_inner : all_inner, &h->values_split);
+    split_build(h->m, h->n[K_R_NODES], overlap ? node_inner : all_inner, &h->nodes_split);
+    split_build(h->m, h->n[K_R_FINISH], overlap ? finish_inner : none_inner, &h->finish_split);
 }
 
 void hydro_splits_free(struct hydro *h)

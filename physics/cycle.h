@@ -74,7 +74,8 @@ enum cycle_phase { PHASE_LAGRANGE, PHASE_REMAP };
 enum kernel_part { PART_ALL, PART_INNER, PART_OUTER };
 
 /* A kernel's items in that order: item[0 .. ninner) inner, item[ninner .. n) outer, each part
- * ascending. */
+ * ascending; or no list (item NULL) when [0, n) is all inner (ninner = n) or all outer (0): where
+ * nothing stays in flight, or every item is inner (one rank). */
 struct item_split {
     int32_t n, ninner;
     int32_t *item;
@@ -129,8 +130,9 @@ struct hydro {
 };
 
 /* After n[] is set on a new mesh: the item splits (remap_values', remap_nodes' and remap_finish's
- * items; only with the remap). Free them before the mesh changes. */
-void hydro_splits_build(struct hydro *h);
+ * items; only with the remap), lists only where overlap (exchanges left in flight) needs them.
+ * Free them before the mesh changes. */
+void hydro_splits_build(struct hydro *h, int overlap);
 void hydro_splits_free(struct hydro *h);
 /* The split of kernel k's items, or NULL for a kernel always called whole. */
 const struct item_split *hydro_split(const struct hydro *h, enum kernel k);

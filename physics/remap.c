@@ -113,7 +113,7 @@ void remap_values(const struct mesh *m, const struct hydro_fields *f, struct rem
     const double inv_nv = 1.0 / nv; /* exact (4 or 8): multiplying is dividing, only faster */
     PAR_FOR(nc)
     for (int32_t i = 0; i < nc; i++) {
-        const int32_t c = cells[i];
+        const int32_t c = cells ? cells[i] : i;
         /* centre as geom_centre (sum, then times 1/nv), in the same pass as the velocities */
         double x[3] = {0, 0, 0}, u[3] = {0, 0, 0}, k = 0;
         for (int j = 0; j < nv; j++) {
@@ -676,7 +676,7 @@ void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct rema
     const double inv_nv = 1.0 / nv; /* exact */
     PAR_FOR(nn)
     for (int32_t i = 0; i < nn; i++) {
-        const int32_t n = nodes[i];
+        const int32_t n = nodes ? nodes[i] : i;
         double mass = 0, du[3] = {0, 0, 0};
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
             int32_t c = m->node_cells[k];
@@ -740,7 +740,7 @@ void remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rem
         struct hydro_error mine[2] = {HYDRO_NO_ERROR, HYDRO_NO_ERROR}, e;
         PAR_LOOP
         for (int32_t i = 0; i < nc; i++) {
-            const int32_t c = cells[i];
+            const int32_t c = cells ? cells[i] : i;
             if (finish_cell(m, f, w, hp, c, &e) && c < mine[0].cell)
                 mine[0] = e;
             if (lagrange_eos_cell(hp, f, c, &e) && c < mine[1].cell)

@@ -64,7 +64,8 @@ void remap_work_free(struct remap_work *w);
 
 /* Targets: all local nodes at x_init (sweep < 0) or x with coordinate sweep replaced. */
 void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int sweep);
-/* Cell values and centres of the nc cells listed (struct item_split: inner ones first). */
+/* Cell values and centres of the nc cells listed (struct item_split), or with cells NULL of cells
+ * [0, nc); the same for the item lists of remap_nodes and remap_finish. */
 void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, const int32_t *cells,
                   int32_t nc);
 /* Swept volumes and centres of the faces of cells [0, nc) (interior faces only). */
