@@ -156,26 +156,26 @@ int h5_read_attr_double(hid_t obj, const char *name, double *v)
     return rc;
 }
 
-int h5_read_attr_doubles(hid_t obj, const char *name, int max, double *v)
+/* A one-dimensional attribute of class cls read as mtype into v: how many (at most max), or -1. */
+static int read_attr_array(hid_t obj, const char *name, H5T_class_t cls, hid_t mtype, int max, void *v)
 {
     hsize_t n = 0;
-    hid_t a = attr_open(obj, name, H5T_FLOAT, &n);
+    hid_t a = attr_open(obj, name, cls, &n);
     if (a < 0)
         return -1;
-    int ok = n >= 1 && n <= (hsize_t)max && H5Aread(a, H5T_NATIVE_DOUBLE, v) >= 0;
+    int ok = n >= 1 && n <= (hsize_t)max && H5Aread(a, mtype, v) >= 0;
     H5Aclose(a);
     return ok ? (int)n : -1;
 }
 
+int h5_read_attr_doubles(hid_t obj, const char *name, int max, double *v)
+{
+    return read_attr_array(obj, name, H5T_FLOAT, H5T_NATIVE_DOUBLE, max, v);
+}
+
 int h5_read_attr_i64s(hid_t obj, const char *name, int max, int64_t *v)
 {
-    hsize_t n = 0;
-    hid_t a = attr_open(obj, name, H5T_INTEGER, &n);
-    if (a < 0)
-        return -1;
-    int ok = n >= 1 && n <= (hsize_t)max && H5Aread(a, H5T_NATIVE_INT64, v) >= 0;
-    H5Aclose(a);
-    return ok ? (int)n : -1;
+    return read_attr_array(obj, name, H5T_INTEGER, H5T_NATIVE_INT64, max, v);
 }
 
 int h5_read_attr_i64(hid_t obj, const char *name, int64_t *v)
