@@ -42,10 +42,8 @@ static void check_point(struct sync_book *b, struct run *run, const struct book_
     for (int g = 0; b->check && g < p->ngroups; g++) {
         char what[512];
         long long compared;
-        struct inbox now;
-        if (!fetched)
-            ghost_check_fetch(run->comm, run->mesh, p->g[g], &now);
-        if (ghost_check_compare(run->mesh, p->g[g], fetched ? &fetched[g] : &now, &compared, what, sizeof what))
+        if (fetched ? ghost_check_compare(run->mesh, p->g[g], &fetched[g], &compared, what, sizeof what)
+                    : ghost_check_group(run->comm, run->mesh, p->g[g], &compared, what, sizeof what))
             hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_CHECK_GHOSTS: after a synchronisation of cycle %ld, %s",
                         run->cycle, what);
         b->checked++;
@@ -53,9 +51,9 @@ static void check_point(struct sync_book *b, struct run *run, const struct book_
     }
 }
 
-/* Starts the point's groups; returns 1 with the point left in flight (allowed, and its groups
- * travel together), 0 when it is done. */
-static int start_point(struct sync_book *b, struct run *run, int point, int allowed)
+/* Starts the point's groups, and leaves it in flight when allowed and its groups travel together;
+ * otherwise finishes it. */
+static void start_point(struct sync_book *b, struct run *run, int point, int allowed)
 {
     struct book_point *p = &b->point[point];
     if (b->in_flight >= 0)
@@ -75,7 +73,7 @@ static int start_point(struct sync_book *b, struct run *run, int point, int allo
                     ghost_check_fetch(run->comm, run->mesh, p->g[g], &b->fetched[g]);
             }
             timers_start(&run->tm, TIMER_OVERLAP);
-            return 1;
+            return;
         }
         for (int g = 0; g < p->ngroups; g++)
             sync_finish(p->g[g]);
@@ -87,7 +85,6 @@ static int start_point(struct sync_book *b, struct run *run, int point, int allo
     }
     timers_stop(&run->tm, TIMER_SYNC);
     check_point(b, run, p, NULL);
-    return 0;
 }
 
 void sync_book_run(struct sync_book *b, struct run *run, int point)
@@ -119,7 +116,7 @@ void sync_book_finish(struct sync_book *b, struct run *run, int point)
     timers_stop(&run->tm, TIMER_SYNC);
     b->waited += timers_now() - t0;
     b->in_flight = -1;
-    check_point(b, run, p, b->check ? b->fetched : NULL);
+    check_point(b, run, p, b->fetched);
 }
 
 /* Adds a group of material variables' statistics to t. */
