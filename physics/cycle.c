@@ -151,46 +151,39 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
     ops->reduce_finish(ops->ctx, out);
 }
 
-/* Items [0, nitems) in two ascending lists: inner(m, i) first, then the rest; no list when all
+/* Items [0, n) in two ascending lists: those with inner[i] first, then the rest; no list when all
  * are inner or none is. */
-static void split_build(const struct mesh *m, int32_t nitems, int (*inner)(const struct mesh *, int32_t),
-                        struct item_split *s)
+static void split_from(const unsigned char *inner, int32_t n, struct item_split *s)
 {
-    s->item = NULL;
     int32_t k = 0;
-    for (int32_t i = 0; i < nitems; i++)
-        k += inner(m, i) != 0;
-    s->n = nitems;
-    s->ninner = k;
-    if (k == nitems || k == 0)
+    for (int32_t i = 0; i < n; i++)
+        k += inner[i];
+    *s = (struct item_split){.n = n, .ninner = k};
+    if (k == n || k == 0)
         return;
-    s->item = xmalloc(((size_t)nitems + 1) * sizeof *s->item);
-    s->ninner = k;
-    k = 0;
-    for (int32_t i = 0; i < nitems; i++)
-        if (inner(m, i))
-            s->item[k++] = i;
-    for (int32_t i = 0; i < nitems; i++)
-        if (!inner(m, i))
-            s->item[k++] = i;
+    s->item = xmalloc((size_t)n * sizeof *s->item);
+    int32_t a = 0, b = k;
+    for (int32_t i = 0; i < n; i++)
+        s->item[inner[i] ? a++ : b++] = i;
 }
 
-/* An owned cell whose nodes are all owned: its values read no ghost cell or node. */
-static int cell_inner(const struct mesh *m, int32_t c)
+/* An owned cell whose nodes all pass: owned (its values read no ghost cell or node), or inner
+ * (it can be finished before the new cell values of the ghosts arrive). */
+static unsigned char cell_of(const struct mesh *m, int32_t c, const unsigned char *node_ok)
 {
     const int nv = m->el->nnodes;
     if (c >= m->ncells_owned)
         return 0;
     for (int i = 0; i < nv; i++)
-        if (m->cell_nodes[(size_t)c * nv + i] >= m->nnodes_owned)
+        if (!node_ok[m->cell_nodes[(size_t)c * nv + i]])
             return 0;
     return 1;
 }
 
-/* A node whose cells are all owned. */
-static int node_inner(const struct mesh *m, int32_t n)
+/* A node whose cells are all owned (such a node is owned: its owner holds its first cell). */
+static unsigned char node_inner(const struct mesh *m, int32_t n)
 {
-    if (n >= m->nnodes_owned) /* such a node has a ghost cell anyway (its owner's) */
+    if (n >= m->nnodes_owned)
         return 0;
     for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++)
         if (m->node_cells[k] >= m->ncells_owned)
@@ -198,43 +191,37 @@ static int node_inner(const struct mesh *m, int32_t n)
     return 1;
 }
 
-/* An owned cell whose nodes are all inner: it can be finished before the new cell values of the
- * ghosts arrive. */
-static int finish_inner(const struct mesh *m, int32_t c)
-{
-    const int nv = m->el->nnodes;
-    if (c >= m->ncells_owned)
-        return 0;
-    for (int i = 0; i < nv; i++)
-        if (!node_inner(m, m->cell_nodes[(size_t)c * nv + i]))
-            return 0;
-    return 1;
-}
-
-/* Without the overlap each kernel runs in one part where the cycle had it before: remap_values and
- * remap_nodes as their inner part (no exchange is in flight then), remap_finish as its outer part
- * (after the node velocities' synchronisation of the mahyco pattern). */
-static int all_inner(const struct mesh *m, int32_t i)
-{
-    (void)m;
-    (void)i;
-    return 1;
-}
-
-static int none_inner(const struct mesh *m, int32_t i)
-{
-    (void)m;
-    (void)i;
-    return 0;
-}
-
 void hydro_splits_build(struct hydro *h, int overlap)
 {
     if (!h->hp.remap)
         return;
-    split_build(h->m, h->n[K_R_VALUES], overlap ? cell_inner : all_inner, &h->values_split);
-    split_build(h->m, h->n[K_R_NODES], overlap ? node_inner : all_inner, &h->nodes_split);
-    split_build(h->m, h->n[K_R_FINISH], overlap ? finish_inner : none_inner, &h->finish_split);
+    const int32_t *n = h->n;
+    if (!overlap) { /* each kernel in one part, where the cycle had it before the overlap: remap_values
+                     * and remap_nodes as their inner part (no exchange is in flight then),
+                     * remap_finish as its outer part (after the mahyco pattern's node velocities) */
+        h->values_split = (struct item_split){.n = n[K_R_VALUES], .ninner = n[K_R_VALUES]};
+        h->nodes_split = (struct item_split){.n = n[K_R_NODES], .ninner = n[K_R_NODES]};
+        h->finish_split = (struct item_split){.n = n[K_R_FINISH], .ninner = 0};
+        return;
+    }
+    const struct mesh *m = h->m;
+    unsigned char *owned = xmalloc((size_t)(m->nnodes ? m->nnodes : 1));
+    unsigned char *inner = xmalloc((size_t)(m->nnodes ? m->nnodes : 1));
+    unsigned char *cell = xmalloc((size_t)(m->ncells ? m->ncells : 1));
+    for (int32_t i = 0; i < m->nnodes; i++) {
+        owned[i] = i < m->nnodes_owned;
+        inner[i] = node_inner(m, i);
+    }
+    for (int32_t c = 0; c < n[K_R_VALUES]; c++)
+        cell[c] = cell_of(m, c, owned);
+    split_from(cell, n[K_R_VALUES], &h->values_split);
+    split_from(inner, n[K_R_NODES], &h->nodes_split);
+    for (int32_t c = 0; c < n[K_R_FINISH]; c++)
+        cell[c] = cell_of(m, c, inner);
+    split_from(cell, n[K_R_FINISH], &h->finish_split);
+    free(owned);
+    free(inner);
+    free(cell);
 }
 
 void hydro_splits_free(struct hydro *h)
