@@ -195,6 +195,8 @@ static void *hydro_create(struct run *run)
     hydro_params_from_deck(run, &s->h.hp, &s->cp);
     s->pattern = run->cfg.sync_pattern;
     s->h.split = run->cfg.remap_split;
+    const char *all = getenv("HYDRO_REMAP_ALL");
+    s->h.remap_all = all && strcmp(all, "0") != 0;
     s->totals.nmat = s->h.hp.nmat;
     for (int k = 0; k < run->cfg.nmat; k++)
         snprintf(s->totals.names[k], sizeof s->totals.names[k], "%s", run->cfg.mat[k].name);
@@ -310,7 +312,7 @@ static void hydro_report_op(void *self, struct run *run)
 {
     struct scheme *s = self;
     hydro_totals_listing(&s->totals, run, &s->h, 1);
-    hydro_report(run, &s->book, sync_points_name(s->pattern), &s->kern);
+    hydro_report(run, &s->h, &s->book, sync_points_name(s->pattern), &s->kern);
 }
 
 static void hydro_diagnostics(const void *self, struct run *run, struct dump_meta *meta)

@@ -122,8 +122,15 @@ static void report_kernels(struct run *run, const struct kernels *k, long done)
     listing_printf(run->lst, "Internal", "Kernel costs of rank 0 written to %s", k->report);
 }
 
-void hydro_report(struct run *run, const struct sync_book *b, const char *pattern, const struct kernels *k)
+void hydro_report(struct run *run, const struct hydro *h, const struct sync_book *b, const char *pattern,
+                  const struct kernels *k)
 {
+    if (h->hp.remap) { /* how much of the mesh the remap computed (remap_active) */
+        long long near = comm_sum_ll(run->comm, h->remap_near), owned = comm_sum_ll(run->comm, h->remap_owned);
+        listing_printf(run->lst, "Hydro", "Remap: %.2f%% of the owned cells computed per step (%lld of %lld); "
+                       "the others had no moving node within reach and kept their values",
+                       owned > 0 ? 100.0 * (double)near / (double)owned : 0.0, near, owned);
+    }
     long long syncs, messages, bytes;
     sync_book_totals(b, &syncs, &messages, &bytes);
     long done = run->cycle - run->first_cycle + 1;

@@ -38,6 +38,7 @@ void hydro_report_stop(struct run *run, int holds, const char *msg);
 
 /* Synchronisations per cycle, messages and bytes; with HYDRO_KERNEL_REPORT, rank 0 writes its
  * kernels' costs. Collective. */
-void hydro_report(struct run *run, const struct sync_book *b, const char *pattern, const struct kernels *k);
+void hydro_report(struct run *run, const struct hydro *h, const struct sync_book *b, const char *pattern,
+                  const struct kernels *k);
 
 #endif

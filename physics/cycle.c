@@ -81,7 +81,9 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
     const int32_t *n = h->n;
     const struct item_split *vs = &h->values_split, *ns = &h->nodes_split, *fs = &h->finish_split;
     arena_handover(h);
-    KERNEL(ops, K_R_TARGETS, remap_targets(m, f, w, sweep)); /* reads positions: no point carries them here */
+    /* reads positions: no point carries them here */
+    KERNEL(ops, K_R_TARGETS, (remap_targets(m, f, w, sweep), h->remap_near += remap_active(m, w, h->remap_all)));
+    h->remap_owned += m->ncells_owned;
     KERNEL_PART(ops, K_R_VALUES, PART_INNER, remap_values(m, f, w, vs->item, vs->ninner));
     if (in_flight >= 0)
         ops->sync_finish(ops->ctx, (enum sync_point)in_flight);

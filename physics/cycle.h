@@ -115,6 +115,8 @@ struct hydro {
     struct walls walls;
     struct remap_work rw; /* with hp.remap */
     int split;            /* directional remap: one step per axis, the first rotating */
+    int remap_all;        /* every item active in the remap (HYDRO_REMAP_ALL, for tests): nothing skipped */
+    int64_t remap_near, remap_owned; /* over the remap steps: owned cells computed, owned cells */
     int32_t n[K_COUNT];   /* items each kernel computes: [0, n[k]) of its cells or nodes */
     /* the kernels computed across a synchronisation, their n[k] items split (hydro_splits_build) */
     struct item_split values_split, nodes_split, finish_split;

@@ -56,6 +56,9 @@ void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch
     p += nc;
     w->swept = p;
     w->moved = zeroed(nn, sizeof *w->moved);
+    w->node_near = zeroed(nn, sizeof *w->node_near);
+    w->cell_moves = zeroed(nc, sizeof *w->cell_moves);
+    w->cell_near = zeroed(nc, sizeof *w->cell_near);
     w->upwind = zeroed(nc, sizeof *w->upwind);
     if (nmat > 1)
         w->mslot = zeroed(nc, sizeof *w->mslot);
@@ -64,6 +67,9 @@ void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch
 void remap_work_free(struct remap_work *w)
 {
     free(w->moved);
+    free(w->node_near);
+    free(w->cell_moves);
+    free(w->cell_near);
     free(w->upwind);
     free(w->mslot);
     free(w->mgrad);
@@ -106,6 +112,40 @@ void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct re
     }
 }
 
+/* Whether any of cell c's nodes is flagged in flag[]. */
+static inline unsigned char any_node(const struct mesh *m, int32_t c, const unsigned char *flag)
+{
+    const int nv = m->el->nnodes;
+    const int32_t *nodes = m->cell_nodes + (size_t)c * nv;
+    unsigned char any = 0;
+    for (int j = 0; j < nv; j++)
+        any |= flag[nodes[j]];
+    return any;
+}
+
+int64_t remap_active(const struct mesh *m, struct remap_work *w, int all)
+{
+    /* nodes with all their cells here; with all, none: every node near, so every cell */
+    const int32_t complete = all ? 0 : m->node_layer_start[m->nlayers];
+    PAR_FOR(m->ncells)
+    for (int32_t c = 0; c < m->ncells; c++)
+        w->cell_moves[c] = all || any_node(m, c, w->moved);
+    PAR_FOR(m->nnodes)
+    for (int32_t n = 0; n < m->nnodes; n++) {
+        unsigned char near = n >= complete;
+        for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1] && !near; k++)
+            near = w->cell_moves[m->node_cells[k]];
+        w->node_near[n] = near;
+    }
+    PAR_FOR(m->ncells)
+    for (int32_t c = 0; c < m->ncells; c++)
+        w->cell_near[c] = any_node(m, c, w->node_near);
+    int64_t near = 0;
+    for (int32_t c = 0; c < m->ncells_owned; c++)
+        near += w->cell_near[c];
+    return near;
+}
+
 void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, const int32_t *cells,
                   int32_t nc)
 {
@@ -114,6 +154,8 @@ void remap_values(const struct mesh *m, const struct hydro_fields *f, struct rem
     PAR_FOR(nc)
     for (int32_t i = 0; i < nc; i++) {
         const int32_t c = cells ? cells[i] : i;
+        if (!w->cell_near[c])
+            continue;
         /* centre as geom_centre (sum, then times 1/nv), in the same pass as the velocities */
         double x[3] = {0, 0, 0}, u[3] = {0, 0, 0}, k = 0;
         for (int j = 0; j < nv; j++) {
@@ -143,16 +185,18 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
     const struct element *el = m->el;
     const int nf = el->nfaces, nfn = el->nface_nodes, nv = el->nnodes;
     const struct element *sweep_el = element_of_dim(el->dim);
-    PAR_FOR(nc) /* each face is written from one cell alone (its first, or the one below nc) */
+    /* the faces of the near cells below nc (the others' faces sweep nothing and are not read),
+     * each written from one cell alone: its first, or the other when the first is not one of them */
+    PAR_FOR(nc)
     for (int32_t c = 0; c < nc; c++)
-        for (int s = 0; s < nf; s++) {
+        for (int s = 0; s < nf && w->cell_near[c]; s++) {
             int32_t face = m->cell_faces[(size_t)c * nf + s];
             int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
             if (b < 0) {
                 w->swept[face] = 0;
                 continue;
             }
-            if (c != a && a < nc)
+            if (c != a && a < nc && w->cell_near[a])
                 continue; /* done from cell a */
             const int *fn = el->face_nodes[m->face_side[2 * (size_t)face]];
             int moving = 0;
@@ -429,7 +473,9 @@ void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct 
     PAR_FOR(nc)
     for (int32_t c = 0; c < nc; c++) {
         double *g = w->grad + (size_t)c * REMAP_NPHI * 3;
-        w->upwind[c] = (unsigned char)upwind_somewhere(m, w, c);
+        w->upwind[c] = w->cell_moves[c] && upwind_somewhere(m, w, c); /* only a moving cell's faces sweep */
+        if (!w->cell_moves[c])
+            continue; /* nothing reads its slopes */
         if (!w->upwind[c]) { /* slopes never used: zero, the same everywhere */
             memset(g, 0, REMAP_NPHI * 3 * sizeof *g);
             continue;
@@ -519,7 +565,7 @@ void remap_material_slopes(const struct mesh *m, const struct hydro_fields *f, s
     PAR_FOR(w->ncells) /* which cells need a row: marked 0 for now, numbered below in cell order */
     for (int32_t c = 0; c < w->ncells; c++) {
         w->mslot[c] = MSLOT_NONE;
-        if (c >= nc || !upwind_somewhere(m, w, c))
+        if (c >= nc || !w->cell_moves[c] || !upwind_somewhere(m, w, c))
             continue;
         int alone = alone_around(m, w, c);
         w->mslot[c] = alone >= 0 ? -1 - alone : 0;
@@ -578,12 +624,14 @@ static void remap_cell(const struct mesh *m, struct hydro_fields *f, const struc
     double dv[HYDRO_MAT_MAX] = {0}, dm[HYDRO_MAT_MAX] = {0}, de[HYDRO_MAT_MAX] = {0};
     for (int d = 0; d < 3; d++)
         mom[d] = f->mass[c] * phic[P_U + d];
+    int flux = 0;
     for (int s = 0; s < nf; s++) {
         int32_t face = m->cell_faces[(size_t)c * nf + s];
         int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
         double vol = w->swept[face];
         if (b < 0 || vol == 0)
             continue;
+        flux = 1;
         int32_t up = vol > 0 ? b : a; /* the gaining cell takes the other's material */
         double p[3], val[REMAP_NPHI_MAX];
         face_point(m, f, w, face, p);
@@ -610,6 +658,11 @@ static void remap_cell(const struct mesh *m, struct hydro_fields *f, const struc
         ekin += dmass * val[P_K];
     }
     change->cell = -1;
+    if (!flux) { /* nothing crossed its faces: the cell keeps its values (not m e / m, which rounds) */
+        memcpy(w->unew + 3 * (size_t)c, phic + P_U, 3 * sizeof *w->unew);
+        w->knew[c] = phic[P_K];
+        return;
+    }
     if (nm) /* each material's share; the cell's mass and energy are their sums */
         mass = mat_remap_cell(hp, f, c, f->vol[c], dv, dm, de, &eint, removed, change);
     if (change->cell < 0) { /* else mat_apply_change writes them */
@@ -641,6 +694,8 @@ void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydr
         size_t n = 0, cap = 0;
         PAR_LOOP
         for (int32_t c = 0; c < nc; c++) {
+            if (!w->cell_near[c])
+                continue;
             remap_cell(m, f, hp, w, c, removed, &change);
             if (change.cell < 0)
                 continue;
@@ -677,6 +732,8 @@ void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct rema
     PAR_FOR(nn)
     for (int32_t i = 0; i < nn; i++) {
         const int32_t n = nodes ? nodes[i] : i;
+        if (!w->node_near[n])
+            continue;
         double mass = 0, du[3] = {0, 0, 0};
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
             int32_t c = m->node_cells[k];
@@ -685,11 +742,13 @@ void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct rema
             for (int d = 0; d < 3; d++)
                 du[d] += share * (w->unew[3 * (size_t)c + d] - w->phi[(size_t)c * w->nphi + P_U + d]);
         }
+        f->nmass[n] = mass;
+        if (du[0] == 0 && du[1] == 0 && du[2] == 0)
+            continue; /* unchanged, and already on its walls: projecting again would round */
         double *v = f->v + 3 * (size_t)n;
         for (int d = 0; d < m->el->dim; d++)
             v[d] += du[d] / mass;
         walls_apply(walls, n, v);
-        f->nmass[n] = mass;
     }
 }
 
@@ -741,6 +800,8 @@ void remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rem
         PAR_LOOP
         for (int32_t i = 0; i < nc; i++) {
             const int32_t c = cells ? cells[i] : i;
+            if (!w->cell_near[c])
+                continue;
             if (finish_cell(m, f, w, hp, c, &e) && c < mine[0].cell)
                 mine[0] = e;
             if (lagrange_eos_cell(hp, f, c, &e) && c < mine[1].cell)

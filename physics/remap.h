@@ -20,6 +20,11 @@
  * transported one). Without it (MaHyCo's choice) the internal energy is the transported one
  * everywhere and the dissipated kinetic energy shows as the listing's energy drift.
  *
+ * Nothing crosses a face none of whose nodes moves, so a step changes only the cells with a
+ * moving node and the cells and nodes around them (remap_active); the kernels skip the rest,
+ * and a cell through which nothing flowed keeps its mass and energies as they were (not
+ * m e / m, which rounds), so that skipping a cell and computing it give the same bits.
+ *
  * The steps take index ranges so that the caller synchronises between them; see cycle.c. */
 #ifndef HYDRO_REMAP_H
 #define HYDRO_REMAP_H
@@ -43,6 +48,11 @@ struct remap_work {
     double *knew;    /* [ncells] remapped kinetic energy per unit mass */
     int sweep;       /* targets: x with coordinate sweep (every coordinate when -1) from x_init */
     unsigned char *moved; /* [nnodes] 1 where the target differs from x */
+    /* Where the step can change anything (remap_active): the other items keep their values, and
+     * the kernels skip them. */
+    unsigned char *cell_moves; /* [ncells] 1 where a node of the cell moves (only such a cell's faces sweep) */
+    unsigned char *node_near;  /* [nnodes] 1 where the node is a node of a moving cell */
+    unsigned char *cell_near;  /* [ncells] 1 where a node of the cell is near (values read, finished) */
     unsigned char *upwind; /* [ncells] 1 where the cell is upwind of a face (its slopes are used) */
     /* with materials: per cell the row of its material slopes in mgrad, or -1 - k where material k
      * is alone in the cell and its face neighbours (the cell's own flux carries it) */
@@ -64,6 +74,12 @@ void remap_work_free(struct remap_work *w);
 
 /* Targets: all local nodes at x_init (sweep < 0) or x with coordinate sweep replaced. */
 void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int sweep);
+/* The step's moving and near items from moved (after remap_targets): a kernel changes nothing
+ * in the others. A node whose cell list is incomplete (the last ghost layer) counts as near:
+ * more items than needed are harmless, since a cell through which nothing flows keeps its values
+ * (remap_cells), so processing it changes nothing either. all: every item active (the same bits).
+ * Returns the near owned cells (those the step computes). */
+int64_t remap_active(const struct mesh *m, struct remap_work *w, int all);
 /* Cell values and centres of the nc cells listed (struct item_split), or with cells NULL of cells
  * [0, nc); the same for the item lists of remap_nodes and remap_finish. */
 void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, const int32_t *cells,
