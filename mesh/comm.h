@@ -78,6 +78,9 @@ void comm_sum_exact(MPI_Comm comm, const struct xsum *v, int n, double *out);
  * the rank count. */
 void comm_sum_xsums(MPI_Comm comm, const struct xsum *v, int n, struct xsum *out);
 
+/* MPI_Waitall (st: NULL, or n statuses); the SMPI build waits for each request in turn. */
+void comm_waitall(int n, MPI_Request *req, MPI_Status *st);
+
 /* Growable byte buffer with a read cursor, for messages. */
 struct buf {
     char *data;
@@ -116,8 +119,8 @@ struct inbox {
     int n;
     int *src;        /* [n], ascending */
     struct buf *msg; /* [n] */
-    char *block;     /* when set, every message's data lies in this one allocation (comm_exchange: back
-                        to back, in the order they arrived) */
+    char *block;     /* when set, every message's data lies in this one allocation (back to back, in
+                        source order) */
     int borrowed;    /* block belongs to a comm_pool: inbox_free leaves it */
 };
 /* Buffers kept from one exchange to the next (migrations). With Open MPI's single-copy
@@ -151,7 +154,8 @@ void inbox_free(struct inbox *in);
 /* Sends and empties every buffer of out (which can be filled again for the next exchange).
  * Point to point: a counting MPI_Reduce_scatter_block, then to each destination a length
  * message and the payload (MPI_Isend); every length is received (any source), then every
- * payload into one block (out's pool's when it has one). */
+ * payload into one block (out's pool's when it has one). The SMPI build posts the payloads a
+ * few ring distances at a time (SimGrid's cost per message grows with those in flight). */
 void comm_exchange(MPI_Comm comm, struct outbox *out, struct inbox *in);
 /* The same with collectives: MPI_Alltoall of the sizes, then MPI_Alltoallv in rounds of at
  * most 1 GiB per pair (more data takes more rounds: never truncated). */

@@ -181,9 +181,10 @@ echo "smpirun.sh: $np simulated ranks on $(basename "$platform") ($nhosts hosts,
 # -no-privatize: hydro has no mutable global state (io/ is compiled out; METIS, libinih and libm
 # keep none across MPI calls), so the ranks share one copy of the program: no per-rank dlopen copy.
 # smpi/coll-selector:ompi: Open MPI's choice of collective algorithms, as on the real runs, except
-# MPI_Alltoall(v) (comm_exchange in the mesh setup, see mesh/comm.c): ring, one message in flight
-# per rank, because SimGrid's cost per message grows with the flows in flight (128 ranks: setup
-# 9 s with ring, over 10 min with Open MPI's linear algorithm).
+# MPI_Alltoall(v) (migrations with ARCANE_MESH_EXCHANGE_USE_COLLECTIVE, a METIS gather): ring,
+# one message in flight per rank, because SimGrid's cost per message grows with the flows in
+# flight (128 ranks: setup 9 s with ring, over 10 min with Open MPI's linear algorithm). The
+# mesh set-up's exchanges are point to point, a few at a time (comm_exchange, mesh/comm.c).
 # surf/precision:1e-7: SimGrid's time precision, 100 ns (smpirun sets 1e-9). Every flow finishing
 # re-solves the bandwidth sharing of all flows coupled to it; with coarser precision the flows
 # of one ghost exchange that end within 100 ns of each other end in one step. 256 ranks, 3
