@@ -19,7 +19,7 @@ static const struct element hex = {
     .nnodes = 8,
     .nfaces = 6,
     .nface_nodes = 4,
-    .face_nodes = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}},
+    .face_nodes = HEX_FACE_NODES,
     .corner = {{1, 3, 4}, {2, 0, 5}, {3, 1, 6}, {0, 2, 7}, {7, 5, 0}, {4, 6, 1}, {5, 7, 2}, {6, 4, 3}},
 };
 

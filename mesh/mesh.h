@@ -59,12 +59,17 @@ struct mesh {
 };
 
 /* The positions of cell c's nodes in its element's order, from x ([nodes][3], length units: the
- * mesh's node_xyz or a field of positions), into xc: the one way a cell's coordinates are read. */
+ * mesh's node_xyz or a field of positions), into xc: the one way a cell's coordinates are read.
+ * _n: with nv, the element's node count, given (a constant lets a hot loop unroll). */
+static inline void mesh_cell_coords_n(const struct mesh *m, const double *x, int32_t c, double (*xc)[3], int nv)
+{
+    const int32_t *nodes = m->cell_nodes + (size_t)c * nv;
+    for (int k = 0; k < nv; k++)
+        memcpy(xc[k], x + 3 * (size_t)nodes[k], 3 * sizeof(double));
+}
 static inline void mesh_cell_coords(const struct mesh *m, const double *x, int32_t c, double (*xc)[3])
 {
-    const int32_t *nodes = m->cell_nodes + (size_t)c * m->el->nnodes;
-    for (int k = 0; k < m->el->nnodes; k++)
-        memcpy(xc[k], x + 3 * (size_t)nodes[k], 3 * sizeof(double));
+    mesh_cell_coords_n(m, x, c, xc, m->el->nnodes);
 }
 
 /* Boundary tags of the faces of cell c, in its element's face order (0 when none), into

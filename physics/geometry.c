@@ -11,30 +11,47 @@ static void cross(const double a[3], const double b[3], double c[3])
     c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-double geom_corners(const struct element *el, const double (*x)[3], double (*C)[3])
+/* Quads: A = 1/2 sum (x_k y_k+1 - x_k+1 y_k), counter-clockwise, relative to node 0; C (when
+ * not NULL) gets the gradient, z components 0. A path of its own: the generic one's 3D set-up
+ * (relative positions in z, zeroing every corner) took half of its instructions in 2D. */
+static double quad_corners(const double (*x)[3], double (*C)[3])
 {
-    double r[MAX_CELL_NODES][3]; /* relative to node 0 */
-    for (int k = 0; k < el->nnodes; k++)
+    double r[4][2];
+    for (int k = 0; k < 4; k++) {
+        r[k][0] = x[k][0] - x[0][0];
+        r[k][1] = x[k][1] - x[0][1];
+    }
+    double area = 0;
+    for (int k = 0; k < 4; k++) {
+        const double *next = r[(k + 1) & 3], *prev = r[(k + 3) & 3];
+        double cx = 0.5 * (next[1] - prev[1]), cy = 0.5 * (prev[0] - next[0]);
+        if (C) {
+            C[k][0] = cx;
+            C[k][1] = cy;
+            C[k][2] = 0;
+        }
+        area += r[k][0] * cx + r[k][1] * cy;
+    }
+    return 0.5 * area;
+}
+
+/* Hexes: V = 1/6 sum over the 24 triangles (face centre a, b_i, b_i+1) of a . (b_i x b_i+1). Per
+ * face the 4 triangles sum to a . (d1 x d2) with the diagonals d1 = b2 - b0, d2 = b3 - b1, so the
+ * gradient is cheap: a gives (d1 x d2)/4 to each face node, d1 gives +-(d2 x a) to b2/b0 and d2
+ * gives +-(a x d1) to b3/b1 (all over 6). C: NULL for the volume alone (the same bits). */
+static const int hex_faces[6][4] = HEX_FACE_NODES;
+
+static double hex_corners(const double (*x)[3], double (*C)[3])
+{
+    double r[8][3]; /* relative to node 0 */
+    for (int k = 0; k < 8; k++)
         for (int d = 0; d < 3; d++)
             r[k][d] = x[k][d] - x[0][d];
-    memset(C, 0, (size_t)el->nnodes * sizeof *C);
-    if (el->dim == 2) { /* A = 1/2 sum (x_k y_k+1 - x_k+1 y_k), counter-clockwise */
-        double area = 0;
-        for (int k = 0; k < 4; k++) {
-            const double *next = r[(k + 1) % 4], *prev = r[(k + 3) % 4];
-            C[k][0] = 0.5 * (next[1] - prev[1]);
-            C[k][1] = 0.5 * (prev[0] - next[0]);
-            area += r[k][0] * C[k][0] + r[k][1] * C[k][1];
-        }
-        return 0.5 * area;
-    }
-    /* V = 1/6 sum over the 24 triangles (face centre a, b_i, b_i+1) of a . (b_i x b_i+1). Per
-     * face the 4 triangles sum to a . (d1 x d2) with the diagonals d1 = b2 - b0, d2 = b3 - b1,
-     * so the gradient is cheap: a gives (d1 x d2)/4 to each face node, d1 gives +-(d2 x a) to
-     * b2/b0 and d2 gives +-(a x d1) to b3/b1 (all over 6). */
+    if (C)
+        memset(C, 0, 8 * sizeof *C);
     double vol = 0;
-    for (int f = 0; f < el->nfaces; f++) {
-        const int *fn = el->face_nodes[f];
+    for (int f = 0; f < 6; f++) {
+        const int *fn = hex_faces[f];
         const double *b0 = r[fn[0]], *b1 = r[fn[1]], *b2 = r[fn[2]], *b3 = r[fn[3]];
         double a[3], d1[3], d2[3], n[3], g1[3], g2[3];
         for (int d = 0; d < 3; d++) {
@@ -43,9 +60,11 @@ double geom_corners(const struct element *el, const double (*x)[3], double (*C)[
             d2[d] = b3[d] - b1[d];
         }
         cross(d1, d2, n);
+        vol += a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
+        if (!C)
+            continue;
         cross(d2, a, g1);
         cross(a, d1, g2);
-        vol += a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
         for (int d = 0; d < 3; d++) { /* 6 C here, scaled once below (divisions are slow) */
             double q = 0.25 * n[d];
             C[fn[0]][d] += q - g1[d];
@@ -55,34 +74,20 @@ double geom_corners(const struct element *el, const double (*x)[3], double (*C)[
         }
     }
     const double sixth = 1.0 / 6.0;
-    for (int k = 0; k < el->nnodes; k++)
+    for (int k = 0; C && k < 8; k++)
         for (int d = 0; d < 3; d++)
             C[k][d] *= sixth;
     return vol * sixth;
 }
 
+double geom_corners(const struct element *el, const double (*x)[3], double (*C)[3])
+{
+    return el->dim == 2 ? quad_corners(x, C) : hex_corners(x, C);
+}
+
 double geom_volume(const struct element *el, const double (*x)[3])
 {
-    if (el->dim == 2) {
-        double C[MAX_CELL_NODES][3];
-        return geom_corners(el, x, C);
-    }
-    /* the same volume as geom_corners (same faces, same node-0 origin), without the gradient */
-    double vol = 0;
-    for (int f = 0; f < el->nfaces; f++) {
-        const int *fn = el->face_nodes[f];
-        double a[3], d1[3], d2[3], n[3];
-        for (int d = 0; d < 3; d++) {
-            double b0 = x[fn[0]][d] - x[0][d], b1 = x[fn[1]][d] - x[0][d], b2 = x[fn[2]][d] - x[0][d],
-                   b3 = x[fn[3]][d] - x[0][d];
-            a[d] = 0.25 * (b0 + b1 + b2 + b3);
-            d1[d] = b2 - b0;
-            d2[d] = b3 - b1;
-        }
-        cross(d1, d2, n);
-        vol += a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
-    }
-    return vol * (1.0 / 6.0); /* bit for bit geom_corners' volume */
+    return el->dim == 2 ? quad_corners(x, NULL) : hex_corners(x, NULL);
 }
 
 double geom_length(const struct element *el, const double (*x)[3], double volume, enum length_kind kind)

@@ -21,15 +21,20 @@ void lagrange_save(int nmat, struct hydro_fields *f, int32_t nc)
         mat_save(nmat, f, nc);
 }
 
+/* The hot loops run per element kind (BY_ELEMENT, geometry.h). */
+static inline void cell_geometry(const struct mesh *m, struct hydro_fields *f, int32_t c, int nv)
+{
+    double xc[MAX_CELL_NODES][3];
+    mesh_cell_coords_n(m, f->x, c, xc, nv);
+    f->vol[c] = geom_corners(m->el, (const double(*)[3])xc, (double(*)[3])(f->corner + (size_t)c * nv * 3));
+}
+
 void lagrange_geometry(const struct mesh *m, struct hydro_fields *f, int32_t nc)
 {
-    int nv = m->el->nnodes;
+    const int dim = m->el->dim;
     PAR_FOR(nc)
-    for (int32_t c = 0; c < nc; c++) {
-        double xc[MAX_CELL_NODES][3];
-        mesh_cell_coords(m, f->x, c, xc);
-        f->vol[c] = geom_corners(m->el, (const double(*)[3])xc, (double(*)[3])(f->corner + (size_t)c * nv * 3));
-    }
+    for (int32_t c = 0; c < nc; c++)
+        BY_ELEMENT(dim, cell_geometry(m, f, c, 4), cell_geometry(m, f, c, 8));
 }
 
 void lagrange_node_mass(const struct mesh *m, struct hydro_fields *f, int32_t nn)
@@ -44,21 +49,25 @@ void lagrange_node_mass(const struct mesh *m, struct hydro_fields *f, int32_t nn
     }
 }
 
+static inline void node_force(const struct mesh *m, struct hydro_fields *f, int32_t n, int nv, int dim)
+{
+    double F[3] = {0, 0, 0};
+    for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
+        int32_t c = m->node_cells[k];
+        const double *C = f->corner + ((size_t)c * nv + (size_t)m->node_corner[k]) * 3;
+        double pq = f->p[c] + f->q[c];
+        for (int d = 0; d < dim; d++)
+            F[d] += pq * C[d];
+    }
+    memcpy(f->force + 3 * (size_t)n, F, sizeof F);
+}
+
 void lagrange_forces(const struct mesh *m, struct hydro_fields *f, int32_t nn)
 {
-    int nv = m->el->nnodes;
+    const int dim = m->el->dim;
     PAR_FOR(nn)
-    for (int32_t n = 0; n < nn; n++) {
-        double F[3] = {0, 0, 0};
-        for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
-            int32_t c = m->node_cells[k];
-            const double *C = f->corner + ((size_t)c * nv + (size_t)m->node_corner[k]) * 3;
-            double pq = f->p[c] + f->q[c];
-            for (int d = 0; d < 3; d++)
-                F[d] += pq * C[d];
-        }
-        memcpy(f->force + 3 * (size_t)n, F, sizeof F);
-    }
+    for (int32_t n = 0; n < nn; n++)
+        BY_ELEMENT(dim, node_force(m, f, n, 4, 2), node_force(m, f, n, 8, 3));
 }
 
 void walls_apply(const struct walls *w, int32_t node, double v[3])
@@ -127,12 +136,12 @@ int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t 
 
 /* Cell c from level n to n + 1: volume, length, density, viscosity, energy and EOS. Returns 0, or
  * -1 with err naming the check that failed. *change: its relative density change (rho1 - rho0) / rho1. */
-static int lagrange_cell(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, int32_t c,
-                         double dt, double *change, struct hydro_error *err)
+static inline int lagrange_cell(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp,
+                                int32_t c, double dt, double *change, struct hydro_error *err, int nv)
 {
     const struct element *el = m->el;
     double xc[MAX_CELL_NODES][3]; /* the volume only: the next cycle computes its corner vectors */
-    mesh_cell_coords(m, f->x, c, xc);
+    mesh_cell_coords_n(m, f->x, c, xc, nv);
     double V = f->vol[c] = geom_volume(el, (const double(*)[3])xc);
     if (!(V > 0))
         return HYDRO_FAIL(err, c, V <= 0 ? "non-positive volume" : "volume is NaN");
@@ -177,7 +186,9 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
         for (int32_t c = 0; c < nc; c++) {
             double change = 0;
             struct hydro_error e;
-            if (lagrange_cell(m, f, hp, c, dt, &change, &e) && c < mine.cell)
+            if (BY_ELEMENT(m->el->dim, lagrange_cell(m, f, hp, c, dt, &change, &e, 4),
+                           lagrange_cell(m, f, hp, c, dt, &change, &e, 8)) &&
+                c < mine.cell)
                 mine = e;
             big = change > big ? change : big; /* a NaN change never counts, in any order */
         }
@@ -195,10 +206,25 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
     return -1;
 }
 
+/* The largest squared node speed of cell c. */
+static inline double cell_v2max(const struct mesh *m, const double *v, int32_t c, int nv, int dim)
+{
+    double v2max = 0;
+    const int32_t *nodes = m->cell_nodes + (size_t)c * nv;
+    for (int k = 0; k < nv; k++) {
+        const double *vk = v + 3 * (size_t)nodes[k];
+        double s = vk[0] * vk[0] + vk[1] * vk[1];
+        if (dim == 3)
+            s += vk[2] * vk[2];
+        v2max = s > v2max ? s : v2max;
+    }
+    return v2max;
+}
+
 double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f, const struct hydro_params *hp,
                              int32_t nc, int32_t *cell)
 {
-    int nv = m->el->nnodes;
+    const int dim = m->el->dim;
     double best = INFINITY;
     int32_t where = 0;
     PAR_REGION(nc)
@@ -207,12 +233,8 @@ double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f,
         int32_t at = INT32_MAX;
         PAR_LOOP
         for (int32_t c = 0; c < nc; c++) {
-            double v2max = 0; /* sqrt is monotonic: one per cell gives the same maximum */
-            for (int k = 0; k < nv; k++) {
-                const double *v = f->v + 3 * (size_t)m->cell_nodes[(size_t)c * nv + k];
-                double s = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-                v2max = s > v2max ? s : v2max;
-            }
+            /* sqrt is monotonic: one per cell gives the same maximum */
+            double v2max = BY_ELEMENT(dim, cell_v2max(m, f->v, c, 4, 2), cell_v2max(m, f->v, c, 8, 3));
             double flow = hp->dt_control == DT_MICROHYDRO ? 0.0 : sqrt(v2max); /* MicroHydro: sound alone */
             double dt = hp->cfl * f->len[c] / (f->c[c] + flow);
             if (dt < mine || (dt == mine && c < at)) { /* the smallest cell among equals, in any order */

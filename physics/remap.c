@@ -112,10 +112,9 @@ void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct re
     }
 }
 
-/* Whether any of cell c's nodes is flagged in flag[]. */
-static inline unsigned char any_node(const struct mesh *m, int32_t c, const unsigned char *flag)
+/* Whether any of cell c's nv nodes is flagged in flag[]. */
+static inline unsigned char any_node(const struct mesh *m, int32_t c, const unsigned char *flag, int nv)
 {
-    const int nv = m->el->nnodes;
     const int32_t *nodes = m->cell_nodes + (size_t)c * nv;
     unsigned char any = 0;
     for (int j = 0; j < nv; j++)
@@ -127,19 +126,20 @@ int64_t remap_active(const struct mesh *m, struct remap_work *w, int all)
 {
     /* nodes with all their cells here; with all, none: every node near, so every cell */
     const int32_t complete = all ? 0 : m->node_layer_start[m->nlayers];
+    const int dim = m->el->dim;
     PAR_FOR(m->ncells)
     for (int32_t c = 0; c < m->ncells; c++)
-        w->cell_moves[c] = all || any_node(m, c, w->moved);
+        w->cell_moves[c] = all || BY_ELEMENT(dim, any_node(m, c, w->moved, 4), any_node(m, c, w->moved, 8));
     PAR_FOR(m->nnodes)
     for (int32_t n = 0; n < m->nnodes; n++) {
         unsigned char near = n >= complete;
-        for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1] && !near; k++)
-            near = w->cell_moves[m->node_cells[k]];
+        for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++)
+            near |= w->cell_moves[m->node_cells[k]]; /* no early exit: fewer branches, no fewer loads */
         w->node_near[n] = near;
     }
     PAR_FOR(m->ncells)
     for (int32_t c = 0; c < m->ncells; c++)
-        w->cell_near[c] = any_node(m, c, w->node_near);
+        w->cell_near[c] = BY_ELEMENT(dim, any_node(m, c, w->node_near, 4), any_node(m, c, w->node_near, 8));
     int64_t near = 0;
     for (int32_t c = 0; c < m->ncells_owned; c++)
         near += w->cell_near[c];
