@@ -2,7 +2,8 @@
 # SimGrid SMPI build (make smpi, run/smpirun.sh): skipped without smpicc or build-smpi/hydro (a
 # failure under CI=true: test/lib.sh's skip_all); make check builds build-smpi/hydro when smpicc is there. A tiny
 # deck on 4 simulated ranks gives the real build's results, the SMPI notes and scaled times, with
-# measured or modelled compute and with the flow or the latency-only network.
+# measured or modelled compute and with the flow or the latency-only network; 12 ranks with
+# migrations (the exchange's windows) give the real build's totals; run/smpi_msgcost.sh runs.
 . test/lib.sh
 SMPI_BUILD=${HYDRO_SMPI_BUILD:-build-smpi}
 case $SMPI_BUILD in /*) ;; *) SMPI_BUILD=$top/$SMPI_BUILD ;; esac
@@ -90,6 +91,29 @@ if [ -x "$HYDRO" ]; then
     sh "$LAUNCH" -m nonexistent.txt -n 2 "$@" > /dev/null 2> b.err
     [ $? -eq 2 ] && grep -q "costs file 'nonexistent.txt' not readable" b.err; ok $? "-m with a missing file exits 2"
 fi
+
+# 12 ranks, more than the 8 ring distances the SMPI build's exchange posts at a time (mesh/comm.c),
+# and cells shuffled between ranks every 10 cycles: set-up and migrations through several windows
+if [ -x "$HYDRO" ]; then
+    lb="loadbalance.mode=shuffle loadbalance.period=10"
+    timeout "$TIMEOUT" sh "$LAUNCH" -n 12 "$@" $lb > w.out 2> w.err
+    rc=$?
+    mpi 12 "$HYDRO" "$@" $lb > wreal.out 2> wreal.err
+    grep '^\*I-Hydro      Totals' wreal.out > wreal.tot
+    grep '^\*I-Hydro      Totals' w.out > w.tot
+    [ $rc -eq 0 ] && [ -s wreal.tot ] && cmp -s wreal.tot w.tot && grep -q 'Rebalance at cycle 20 (shuffle)' w.out
+    ok $? "12 simulated ranks with migrations: totals equal the real build's, digit for digit (exit $rc)"
+    [ $rc -eq 0 ] || diag "$(tail -5 w.err)"
+fi
+
+# run/smpi_msgcost.sh: SimGrid's cost per message, no hydro code
+sh "$top/run/smpi_msgcost.sh" -l -k 2 -m 400 4 8 > mc.out 2> mc.err
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c ' ranks .* messages .* us per message$' mc.out)" -eq 2 ]
+ok $? "run/smpi_msgcost.sh prints one line per rank count (exit $rc)"
+[ $rc -eq 0 ] || diag "$(cat mc.err)"
+sh "$top/run/smpi_msgcost.sh" -l -k 4 -m 400 4 > /dev/null 2> mc.err
+[ $? -eq 1 ] && grep -q 'usage: msgcost' mc.err; ok $? "run/smpi_msgcost.sh: as many neighbours as ranks fails, saying why"
 
 timeout "$TIMEOUT" sh "$LAUNCH" -n 2 "$@" output.checkpoint_period=5 > dump.out 2> dump.err
 rc=$?
