@@ -2,6 +2,8 @@
 #include "geometry.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 static void cross(const double a[3], const double b[3], double c[3])
@@ -14,12 +16,14 @@ static void cross(const double a[3], const double b[3], double c[3])
 /* Quads: A = 1/2 sum (x_k y_k+1 - x_k+1 y_k), counter-clockwise, relative to node 0; C (when
  * not NULL) gets the gradient, z components 0. A path of its own: the generic one's 3D set-up
  * (relative positions in z, zeroing every corner) took half of its instructions in 2D. */
-static double quad_corners(const double (*x)[3], double (*C)[3])
+static double quad_corners(const double *x, const int32_t *nodes, double (*C)[3])
 {
     double r[4][2];
+    const double *x0 = x + 3 * (size_t)nodes[0];
     for (int k = 0; k < 4; k++) {
-        r[k][0] = x[k][0] - x[0][0];
-        r[k][1] = x[k][1] - x[0][1];
+        const double *xk = x + 3 * (size_t)nodes[k];
+        r[k][0] = xk[0] - x0[0];
+        r[k][1] = xk[1] - x0[1];
     }
     double area = 0;
     for (int k = 0; k < 4; k++) {
@@ -41,12 +45,13 @@ static double quad_corners(const double (*x)[3], double (*C)[3])
  * gives +-(a x d1) to b3/b1 (all over 6). C: NULL for the volume alone (the same bits). */
 static const int hex_faces[6][4] = HEX_FACE_NODES;
 
-static double hex_corners(const double (*x)[3], double (*C)[3])
+static double hex_corners(const double *x, const int32_t *nodes, double (*C)[3])
 {
     double r[8][3]; /* relative to node 0 */
+    const double *x0 = x + 3 * (size_t)nodes[0];
     for (int k = 0; k < 8; k++)
         for (int d = 0; d < 3; d++)
-            r[k][d] = x[k][d] - x[0][d];
+            r[k][d] = x[3 * (size_t)nodes[k] + d] - x0[d];
     if (C)
         memset(C, 0, 8 * sizeof *C);
     double vol = 0;
@@ -80,14 +85,27 @@ static double hex_corners(const double (*x)[3], double (*C)[3])
     return vol * sixth;
 }
 
+/* Positions given per cell: nodes 0 .. 7 of the cell's own array. */
+static const int32_t own_nodes[MAX_CELL_NODES] = {0, 1, 2, 3, 4, 5, 6, 7};
+
+double geom_corners_at(const struct element *el, const double *x, const int32_t *nodes, double (*C)[3])
+{
+    return el->dim == 2 ? quad_corners(x, nodes, C) : hex_corners(x, nodes, C);
+}
+
+double geom_volume_at(const struct element *el, const double *x, const int32_t *nodes)
+{
+    return el->dim == 2 ? quad_corners(x, nodes, NULL) : hex_corners(x, nodes, NULL);
+}
+
 double geom_corners(const struct element *el, const double (*x)[3], double (*C)[3])
 {
-    return el->dim == 2 ? quad_corners(x, C) : hex_corners(x, C);
+    return geom_corners_at(el, x[0], own_nodes, C);
 }
 
 double geom_volume(const struct element *el, const double (*x)[3])
 {
-    return el->dim == 2 ? quad_corners(x, NULL) : hex_corners(x, NULL);
+    return geom_volume_at(el, x[0], own_nodes);
 }
 
 double geom_length(const struct element *el, const double (*x)[3], double volume, enum length_kind kind)

@@ -22,19 +22,13 @@ void lagrange_save(int nmat, struct hydro_fields *f, int32_t nc)
 }
 
 /* The hot loops run per element kind (BY_ELEMENT, geometry.h). */
-static inline void cell_geometry(const struct mesh *m, struct hydro_fields *f, int32_t c, int nv)
-{
-    double xc[MAX_CELL_NODES][3];
-    mesh_cell_coords_n(m, f->x, c, xc, nv);
-    f->vol[c] = geom_corners(m->el, (const double(*)[3])xc, (double(*)[3])(f->corner + (size_t)c * nv * 3));
-}
-
 void lagrange_geometry(const struct mesh *m, struct hydro_fields *f, int32_t nc)
 {
-    const int dim = m->el->dim;
+    const int nv = m->el->nnodes;
     PAR_FOR(nc)
     for (int32_t c = 0; c < nc; c++)
-        BY_ELEMENT(dim, cell_geometry(m, f, c, 4), cell_geometry(m, f, c, 8));
+        f->vol[c] = geom_corners_at(m->el, f->x, m->cell_nodes + (size_t)c * nv,
+                                    (double(*)[3])(f->corner + (size_t)c * nv * 3));
 }
 
 void lagrange_node_mass(const struct mesh *m, struct hydro_fields *f, int32_t nn)
@@ -140,12 +134,17 @@ static inline int lagrange_cell(const struct mesh *m, struct hydro_fields *f, co
                                 int32_t c, double dt, double *change, struct hydro_error *err, int nv)
 {
     const struct element *el = m->el;
-    double xc[MAX_CELL_NODES][3]; /* the volume only: the next cycle computes its corner vectors */
-    mesh_cell_coords_n(m, f->x, c, xc, nv);
-    double V = f->vol[c] = geom_volume(el, (const double(*)[3])xc);
+    /* the volume only: the next cycle computes its corner vectors */
+    double V = f->vol[c] = geom_volume_at(el, f->x, m->cell_nodes + (size_t)c * nv);
     if (!(V > 0))
         return HYDRO_FAIL(err, c, V <= 0 ? "non-positive volume" : "volume is NaN");
-    f->len[c] = geom_length(el, (const double(*)[3])xc, V, hp->length);
+    if (hp->length == LENGTH_VOLUME) /* no positions needed */
+        f->len[c] = geom_length(el, NULL, V, hp->length);
+    else {
+        double xc[MAX_CELL_NODES][3];
+        mesh_cell_coords_n(m, f->x, c, xc, nv);
+        f->len[c] = geom_length(el, (const double(*)[3])xc, V, hp->length);
+    }
     double rho1 = f->mass[c] / V, rho0 = f->rho0[c];
     double dtau = 1.0 / rho1 - 1.0 / rho0;
     double tau = 0.5 * (1.0 / rho0 + 1.0 / rho1);
