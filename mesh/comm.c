@@ -470,9 +470,9 @@ static size_t irecv_chunks(MPI_Comm comm, struct buf *m, int r, size_t chunk, MP
  * rank - d): SimGrid's cost per completed message grows with the messages in flight (all at
  * once, the mesh set-up's directory exchanges took minutes at 128 simulated ranks). Before,
  * it used MPI_Alltoallv, which sends every pair a message, empty or not: 4.2 million messages
- * per exchange at 2048 ranks, and the set-up did not end within an hour. Every rank goes
- * through the distances in the same order, so a window waits only on windows every rank
- * finishes. The real build posts every payload at once. */
+ * per exchange at 2048 ranks, and the set-up did not end within an hour. No deadlock: rank r's
+ * send to r + d and its receive from r - d are in window d / EXCHANGE_WINDOW on both sides,
+ * and every rank goes through the windows in order. The real build posts every payload at once. */
 #ifdef HYDRO_SMPI
 enum { EXCHANGE_WINDOW = 8 };
 #else

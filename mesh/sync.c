@@ -470,8 +470,9 @@ void sync_finish(struct sync_group *g)
         hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: synchronisation finished before it started");
 #ifdef HYDRO_SMPI
     /* SimGrid's MPI_Waitany goes through every request it was given each time one completes
-     * (cubic in the neighbours, 26 here at 3 layers): all received first (comm_waitall), the
-     * same simulated time, unpacking not being charged there */
+     * (quadratic in the neighbours, up to 26 at 3 layers): all received first (comm_waitall).
+     * With the compute model (run/smpirun.sh -m) the same simulated time, unpacking not being
+     * charged; with measured time the unpacking now follows the last arrival. */
     MPI_Status *sts = xmalloc((size_t)(p->nrecv ? p->nrecv : 1) * sizeof *sts);
     comm_waitall(p->nrecv, g->req, sts);
 #endif

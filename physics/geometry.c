@@ -100,12 +100,12 @@ double geom_volume_at(const struct element *el, const double *x, const int32_t *
 
 double geom_corners(const struct element *el, const double (*x)[3], double (*C)[3])
 {
-    return geom_corners_at(el, x[0], own_nodes, C);
+    return geom_corners_at(el, (const double *)x, own_nodes, C);
 }
 
 double geom_volume(const struct element *el, const double (*x)[3])
 {
-    return geom_volume_at(el, x[0], own_nodes);
+    return geom_volume_at(el, (const double *)x, own_nodes);
 }
 
 double geom_length(const struct element *el, const double (*x)[3], double volume, enum length_kind kind)

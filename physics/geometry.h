@@ -8,8 +8,9 @@
 
 /* Hot loops take the element's node count and dimension as constants (quads: 4 and 2, hexes: 8
  * and 3, the only elements): an inline body called once per kind lets the compiler unroll it and
- * skip a quad's z components, which are 0. Every sum keeps its terms and their order: the same
- * bits as the generic loop. */
+ * skip a quad's z components, which are 0 (a NaN or infinite pressure no longer reaches a quad's
+ * unused z force). Every sum keeps its terms and their order: the same bits as the generic
+ * loop. */
 #define BY_ELEMENT(dim, call4, call8) ((dim) == 2 ? (call4) : (call8))
 
 /* Corner vectors C[k] = dV/dx_k (V: area in 2D, volume in 3D) of the cell with node positions

@@ -182,7 +182,8 @@ int64_t remap_active(const struct mesh *m, struct remap_work *w, int all)
     int64_t moved = 0;
     for (int32_t n = 0; n < m->nnodes && !all; n++)
         moved += w->moved[n];
-    /* sparse below one node in 16 moving (or last-layer): either gives the same flags */
+    /* sparse below one node in 16 moving (or last-layer): either gives the same flags (the
+     * threshold chosen on one thread; the sparse path is serial, the passes are not) */
     if (!all && 16 * (moved + (m->nnodes - complete)) < m->nnodes)
         remap_active_sparse(m, w, complete);
     else

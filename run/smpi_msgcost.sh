@@ -10,6 +10,7 @@ rank count (default 64 256 1024): every rank exchanges a double with K ring neig
 (default 26, hydro's largest minimal-pattern neighbourhood), about MESSAGES messages in all
 (default 400000) whatever the rank count. Prints the wall time and microseconds per message:
 what simulating one message costs as the simulated cluster grows, with no hydro code involved.
+The time includes smpirun's start (platform, ranks), negligible against the default messages.
 -l: the latency-only network (SimGrid's Constant model, run/smpirun.sh -l 2.1e-6) instead of
 cluster2048.xml's links.
 USAGE
@@ -22,6 +23,9 @@ while getopts k:m:lh o; do
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || set -- 64 256 1024
+for n in "$k" "$msgs" "$@"; do
+    case $n in '' | *[!0-9]* | 0*) usage >&2; exit 2 ;; esac
+done
 command -v smpicc >/dev/null 2>&1 || { echo "$0: smpicc not found (make smpi installs SimGrid)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -107,13 +107,15 @@ if [ -x "$HYDRO" ]; then
 fi
 
 # run/smpi_msgcost.sh: SimGrid's cost per message, no hydro code
-sh "$top/run/smpi_msgcost.sh" -l -k 2 -m 400 4 8 > mc.out 2> mc.err
+timeout "$TIMEOUT" sh "$top/run/smpi_msgcost.sh" -l -k 2 -m 400 4 8 > mc.out 2> mc.err
 rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c ' ranks .* messages .* us per message$' mc.out)" -eq 2 ]
 ok $? "run/smpi_msgcost.sh prints one line per rank count (exit $rc)"
 [ $rc -eq 0 ] || diag "$(cat mc.err)"
-sh "$top/run/smpi_msgcost.sh" -l -k 4 -m 400 4 > /dev/null 2> mc.err
+timeout "$TIMEOUT" sh "$top/run/smpi_msgcost.sh" -l -k 4 -m 400 4 > /dev/null 2> mc.err
 [ $? -eq 1 ] && grep -q 'usage: msgcost' mc.err; ok $? "run/smpi_msgcost.sh: as many neighbours as ranks fails, saying why"
+sh "$top/run/smpi_msgcost.sh" -k 0 4 > /dev/null 2> mc.err
+[ $? -eq 2 ] && grep -q '^usage: run/smpi_msgcost.sh' mc.err; ok $? "run/smpi_msgcost.sh: a bad number gets the usage and exit 2"
 
 timeout "$TIMEOUT" sh "$LAUNCH" -n 2 "$@" output.checkpoint_period=5 > dump.out 2> dump.err
 rc=$?

@@ -6,12 +6,22 @@
 
 enum { MAXK = 64 };
 
+/* Every MPI call checked: a failure stops every rank. */
+#define CHECK(call)                                                                                                  \
+    do {                                                                                                             \
+        if ((call) != MPI_SUCCESS) {                                                                                 \
+            fprintf(stderr, "msgcost: %s failed\n", #call);                                                          \
+            MPI_Abort(MPI_COMM_WORLD, 1);                                                                            \
+        }                                                                                                            \
+    } while (0)
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     int r, P;
-    MPI_Comm_rank(MPI_COMM_WORLD, &r);
-    MPI_Comm_size(MPI_COMM_WORLD, &P);
+    CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &r));
+    CHECK(MPI_Comm_size(MPI_COMM_WORLD, &P));
     int n = argc > 1 ? atoi(argv[1]) : 0, k = argc > 2 ? atoi(argv[2]) : 0;
     if (n < 1 || k < 1 || k > MAXK || k >= P) {
         if (r == 0)
@@ -23,15 +33,15 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < k; j++) {
             out[j] = r + i;
-            MPI_Irecv(&in[j], 1, MPI_DOUBLE, (r + P - 1 - j) % P, j, MPI_COMM_WORLD, &req[j]);
-            MPI_Isend(&out[j], 1, MPI_DOUBLE, (r + 1 + j) % P, j, MPI_COMM_WORLD, &req[k + j]);
+            CHECK(MPI_Irecv(&in[j], 1, MPI_DOUBLE, (r + P - 1 - j) % P, j, MPI_COMM_WORLD, &req[j]));
+            CHECK(MPI_Isend(&out[j], 1, MPI_DOUBLE, (r + 1 + j) % P, j, MPI_COMM_WORLD, &req[k + j]));
         }
         smpi_execute(1e-3); /* a millisecond of simulated compute between start and wait */
         for (int j = 0; j < 2 * k; j++)
-            MPI_Wait(&req[j], MPI_STATUS_IGNORE);
+            CHECK(MPI_Wait(&req[j], MPI_STATUS_IGNORE));
     }
     if (r == 0)
         printf("msgcost: %d ranks, %d rounds, %d neighbours each way: %ld messages\n", P, n, k, (long)P * n * k);
-    MPI_Finalize();
+    CHECK(MPI_Finalize());
     return 0;
 }
