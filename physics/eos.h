@@ -2,6 +2,8 @@
 #ifndef HYDRO_EOS_H
 #define HYDRO_EOS_H
 
+#include <math.h>
+
 enum eos_kind { EOS_PERFECT, EOS_STIFFENED, EOS_COUNT };
 
 struct eos {
@@ -18,16 +20,37 @@ struct eos eos_make(enum eos_kind kind, double gamma, double p_inf, double newto
  * not), a stiffened gas takes any e (its p_inf makes negative energies physical). */
 static inline int eos_energy_admissible(const struct eos *q, double e) { return q->kind != EOS_PERFECT || e >= 0; }
 
-double eos_pressure(const struct eos *q, double rho, double e);
+/* The three closed forms are inline: the cell loops call them for every cell, twice a cycle. */
+static inline double eos_pressure(const struct eos *q, double rho, double e)
+{
+    return (q->gamma - 1.0) * rho * e - q->gamma * q->p_inf;
+}
 /* Specific internal energy giving pressure p at density rho (initial conditions). */
-double eos_energy(const struct eos *q, double rho, double p);
+static inline double eos_energy(const struct eos *q, double rho, double p)
+{
+    return (p + q->gamma * q->p_inf) / ((q->gamma - 1.0) * rho);
+}
 /* c = sqrt(gamma (p + p_inf) / rho); NaN when the state has no real sound speed. */
-double eos_sound_speed(const struct eos *q, double rho, double p);
+static inline double eos_sound_speed(const struct eos *q, double rho, double p)
+{
+    double c2 = q->gamma * (p + q->p_inf) / rho;
+    return c2 >= 0 ? sqrt(c2) : NAN;
+}
 
 /* Lagrange energy update: e1 = e0 - (p0 / 2 + p(rho1, e1) / 2 + q) dtau, with dtau the change
  * of specific volume 1/rho1 - 1/rho0. The perfect gas has a closed form (implicit in p); the
  * stiffened gas goes through Newton's method on the same equation. Returns the iterations
- * used (0 for the closed form) or -1 when Newton does not converge within newton_max. */
-int eos_energy_update(const struct eos *q, double e0, double p0, double visc, double rho1, double dtau, double *e1);
+ * used (0 for the closed form) or -1 when Newton does not converge within newton_max.
+ * eos_newton_update: the stiffened gas's iteration alone. */
+int eos_newton_update(const struct eos *q, double e0, double p0, double visc, double rho1, double dtau, double *e1);
+static inline int eos_energy_update(const struct eos *q, double e0, double p0, double visc, double rho1, double dtau,
+                                    double *e1)
+{
+    if (q->kind == EOS_PERFECT) { /* p1 = (gamma - 1) rho1 e1 solved in closed form */
+        *e1 = (e0 - (0.5 * p0 + visc) * dtau) / (1.0 + 0.5 * (q->gamma - 1.0) * rho1 * dtau);
+        return 0;
+    }
+    return eos_newton_update(q, e0, p0, visc, rho1, dtau, e1);
+}
 
 #endif
