@@ -6,13 +6,13 @@
 
 enum { MAX_CELL_NODES = 8, MAX_CELL_FACES = 6, MAX_FACE_NODES = 4 };
 
+/* The hex's faces, the one table: the element below and the geometry's hex path (physics/
+ * geometry.h, where constant indices let the compiler unroll the face loops) both take it. */
+#define HEX_FACE_NODES {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}}
+
 /* Node order (Gmsh and VTK convention): quad 0 1 2 3 counter-clockwise; hex 0-3 the bottom
  * face counter-clockwise seen from above, 4-7 the top face above them. Faces list their
  * nodes counter-clockwise seen from outside, so their normals point out of the cell. */
-/* The hex's faces, the one table: the element below and the geometry's hex path (physics/
- * geometry.c, where constant indices let the compiler unroll the face loops) both take it. */
-#define HEX_FACE_NODES {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}}
-
 struct element {
     int dim;
     int nnodes;      /* 4 or 8 */

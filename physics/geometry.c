@@ -2,9 +2,6 @@
 #include "geometry.h"
 
 #include <math.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
 
 double geom_length_faces(const struct element *el, const double (*x)[3], enum length_kind kind)
 {

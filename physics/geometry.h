@@ -16,16 +16,7 @@
  * loop. */
 #define BY_ELEMENT(dim, call4, call8) ((dim) == 2 ? (call4) : (call8))
 
-/* Corner vectors C[k] = dV/dx_k (V: area in 2D, volume in 3D) of the cell with node positions
- * x[k] (element order); returns V. 2D from the quad's edges; 3D from the hex faces split into
- * four triangles around each face centre. sum_k C[k] = 0 and V = sum_k x_k . C[k] / dim; both
- * are exact for any cell with planar faces. Positions are taken relative to node 0, so the
- * result does not depend on where the cell lies. */
-/* geom_volume: the volume alone (same formula). geom_corners_at, geom_volume_at: the same two
- * from a field of positions x ([nodes][3]) and the cell's node list (element order), without
- * copying the positions first (a third of the 2D grind's instructions in the geometry went to
- * that copy). Same results, bit for bit. All inline, below: the cell loops call them for every
- * cell, and as calls into another file they cost a tenth of the 2D grind. */
+/* Corner vectors and volumes (geom_corners and the rest): inline, at the end of this file. */
 
 /* volume^(1/dim) (MaHyCo), the smallest distance between opposite faces, or MicroHydro's
  * d1 d2 d3 / (d1 d2 + d1 d3 + d2 d3) of those distances (2D: d1 d2 / (d1 + d2)). */
@@ -46,7 +37,7 @@ void geom_centre(const struct element *el, const double (*x)[3], double c[3]);
 /* Outward normal of face f of the cell, with the face's area (length in 2D) as its norm. */
 void geom_face_normal(const struct element *el, const double (*x)[3], int f, double n[3]);
 
-/* The corner vectors and volumes, inline (see geom_corners above). */
+/* The cross product c = a x b. */
 static inline void geom_cross(const double a[3], const double b[3], double c[3])
 {
     c[0] = a[1] * b[2] - a[2] * b[1];
@@ -125,27 +116,33 @@ static inline double hex_corners(const double *x, const int32_t *nodes, double (
     return vol * sixth;
 }
 
+/* Corner vectors C[k] = dV/dx_k (V: area in 2D, volume in 3D) of the cell whose node positions
+ * are x[3 nodes[k] ..] (a field of positions, [nodes][3], and the cell's node list in element
+ * order); returns V. 2D from the quad's edges; 3D from the hex faces split into four triangles
+ * around each face centre. sum_k C[k] = 0 and V = sum_k x_k . C[k] / dim; both are exact for any
+ * cell with planar faces. Positions are taken relative to node 0, so the result does not depend
+ * on where the cell lies. Read in place, not copied first (a third of the 2D grind's geometry
+ * instructions went to that copy); inline, since the cell loops call it for every cell and as a
+ * call into another file it cost a tenth of the 2D grind. */
 static inline double geom_corners_at(const struct element *el, const double *x, const int32_t *nodes,
                                      double (*C)[3])
 {
     return el->dim == 2 ? quad_corners(x, nodes, C) : hex_corners(x, nodes, C);
 }
 
+/* The volume alone (same formula, same bits). */
 static inline double geom_volume_at(const struct element *el, const double *x, const int32_t *nodes)
 {
-    return el->dim == 2 ? quad_corners(x, nodes, NULL) : hex_corners(x, nodes, NULL);
+    return geom_corners_at(el, x, nodes, NULL);
 }
 
+/* The same two from the cell's own positions x[k] (element order). */
 static inline double geom_corners(const struct element *el, const double (*x)[3], double (*C)[3])
 {
     static const int32_t own_nodes[MAX_CELL_NODES] = {0, 1, 2, 3, 4, 5, 6, 7}; /* the cell's own array */
     return geom_corners_at(el, (const double *)x, own_nodes, C);
 }
 
-static inline double geom_volume(const struct element *el, const double (*x)[3])
-{
-    static const int32_t own_nodes[MAX_CELL_NODES] = {0, 1, 2, 3, 4, 5, 6, 7};
-    return geom_volume_at(el, (const double *)x, own_nodes);
-}
+static inline double geom_volume(const struct element *el, const double (*x)[3]) { return geom_corners(el, x, NULL); }
 
 #endif
