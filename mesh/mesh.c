@@ -235,7 +235,9 @@ static int repeats_node(const struct mesh *m, int32_t c)
     return 0;
 }
 
-enum { FACE_SKIPPED = INT32_MIN }; /* a face shared by three cells or more: the mesh is refused */
+enum { FACE_SKIPPED = INT32_MIN,    /* a face shared by three cells or more: the mesh is refused */
+       FACE_UNSET = INT32_MIN + 1,  /* not yet paired */
+       FACE_PAIRED = INT32_MIN + 2 }; /* recorded from its other side, which holds this side's slot */
 
 /* Face s of cell c, which no other local cell holds: on the boundary, or cut by the last ghost
  * layer (the node lists tell the cell beyond). Its global id (that of its cell of smaller gid)
@@ -293,11 +295,61 @@ static void number_faces(struct mesh *m, const struct scratch *w, const struct k
     }
 }
 
+/* The cells of a local cell c's face s, whose sorted node key is key, other than (c, s): the
+ * last one in *d0, *t0; returns how many. A candidate is a cell around the key's smallest
+ * node holding every node of the key; when neither it nor c repeats a node, its one face on
+ * those nodes is that of its corners' mask (fmask: each face's corners), else each of its
+ * faces' keys is compared. */
+static int face_matches(const struct mesh *m, const uint8_t *repeats, const unsigned *fmask, int32_t c, int s,
+                        const int64_t key[4], int32_t *d0, int *t0)
+{
+    const struct element *el = m->el;
+    const int nv = el->nnodes, nf = el->nfaces, nfn = el->nface_nodes;
+    int nmatch = 0;
+    for (int32_t j = m->node_cell_off[key[0]]; j < m->node_cell_off[key[0] + 1]; j++) {
+        int32_t d = m->node_cells[j];
+        if (d == c && !repeats[c])
+            continue;
+        if (!repeats[c] && !repeats[d]) {
+            const int32_t *cn = m->cell_nodes + (size_t)d * nv;
+            unsigned mask = 1u << m->node_corner[j];
+            for (int i = 1; i < nfn && mask; i++) {
+                int k = 0;
+                while (k < nv && cn[k] != key[i])
+                    k++;
+                mask = k < nv ? mask | 1u << k : 0;
+            }
+            for (int t = 0; mask && t < nf; t++)
+                if (fmask[t] == mask) {
+                    nmatch++;
+                    *d0 = d;
+                    *t0 = t;
+                }
+            continue;
+        }
+        if (!holds_nodes(m, d, key + 1, nfn - 1))
+            continue;
+        for (int t = 0; t < nf; t++) {
+            int64_t k2[4];
+            if (d == c && t == s)
+                continue;
+            local_key(m, d, t, k2);
+            if (!memcmp(k2, key, sizeof k2)) {
+                nmatch++;
+                *d0 = d;
+                *t0 = t;
+            }
+        }
+    }
+    return nmatch;
+}
+
 /* Faces: each face of a local cell is paired with the local cells around its smallest node
  * that hold the same face (node_cells, no sort of all face records); a lone face is on the
  * boundary or cut by the last ghost layer, which the node lists tell apart. The face is
- * recorded once, by its cell of smaller global id, as (layer, global id) to sort; cell_faces
- * holds the other side of each recorded face until the faces are numbered. */
+ * recorded once, by its cell of smaller global id, as (layer, global id) to sort, when either
+ * side is first met (the other side's slot is then marked and skipped); cell_faces holds the
+ * other side of each recorded face until the faces are numbered. */
 static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodelists *known,
                            const struct cellset *beyond)
 {
@@ -309,45 +361,47 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
     idmap_init(&beyond_index, (size_t)beyond->ncells);
     for (int64_t i = 0; i < beyond->ncells; i++)
         idmap_put(&beyond_index, beyond->gid[i], i);
+    unsigned fmask[MAX_CELL_FACES] = {0};
+    for (int t = 0; t < nf; t++)
+        for (int i = 0; i < nfn; i++)
+            fmask[t] |= 1u << el->face_nodes[t][i];
+    uint8_t *repeats = xmalloc((size_t)(nc ? nc : 1));
+    for (int32_t c = 0; c < (int32_t)nc; c++) {
+        repeats[c] = (uint8_t)repeats_node(m, c);
+        for (int s = 0; s < nf; s++)
+            m->cell_faces[(size_t)c * nf + s] = FACE_UNSET;
+    }
     int64_t nface = 0, cap = nc * nf / 2 + nc + 16; /* about half the cell faces, more on boundaries */
     struct key_idx *forder = xmalloc((size_t)cap * sizeof *forder);
     for (int32_t c = 0; c < (int32_t)nc; c++) {
-        const int self = repeats_node(m, c);
         for (int s = 0; s < nf; s++) {
-            int64_t key[4], k2[4];
+            int32_t *slot = m->cell_faces + (size_t)c * nf + s;
+            if (*slot != FACE_UNSET) /* paired from its other side */
+                continue;
+            int64_t key[4];
             local_key(m, c, s, key);
             int32_t d0 = -1;
-            int t0 = -1, nmatch = 0;
-            for (int32_t j = m->node_cell_off[key[0]]; j < m->node_cell_off[key[0] + 1]; j++) {
-                int32_t d = m->node_cells[j];
-                if ((d == c && !self) || !holds_nodes(m, d, key + 1, nfn - 1))
-                    continue;
-                for (int t = 0; t < nf; t++) {
-                    if (d == c && t == s)
-                        continue;
-                    local_key(m, d, t, k2);
-                    if (!memcmp(k2, key, sizeof key)) {
-                        nmatch++;
-                        d0 = d;
-                        t0 = t;
-                    }
-                }
-            }
-            int32_t *slot = m->cell_faces + (size_t)c * nf + s;
+            int t0 = -1;
+            int nmatch = face_matches(m, repeats, fmask, c, s, key, &d0, &t0);
             if (nmatch > 1) { /* reported by mesh_build for the whole mesh */
                 if (m->cell_gid[c] < w->nonconforming)
                     w->nonconforming = m->cell_gid[c];
                 *slot = FACE_SKIPPED;
                 continue;
             }
-            int64_t gid;
+            int64_t gid, at = (int64_t)c * nf + s;
             int lay = w->cell_layer[c];
             if (nmatch == 1) {
-                if (m->cell_gid[d0] < m->cell_gid[c] || (d0 == c && t0 < s))
-                    continue; /* recorded from the other side */
-                gid = m->cell_gid[c] * nf + s;
+                int64_t other = (int64_t)d0 * nf + t0;
+                if (m->cell_gid[d0] < m->cell_gid[c] || (d0 == c && t0 < s)) { /* the other side records it */
+                    int64_t t = at;
+                    at = other;
+                    other = t;
+                }
+                gid = m->cell_gid[at / nf] * nf + at % nf;
                 lay = w->cell_layer[d0] < lay ? w->cell_layer[d0] : lay;
-                *slot = d0 * nf + t0;
+                m->cell_faces[at] = (int32_t)other;
+                m->cell_faces[other] = FACE_PAIRED;
             } else {
                 *slot = lone_face(m, w, known, &beyond_index, beyond, c, s, &gid);
             }
@@ -355,9 +409,10 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
                 cap = cap + cap / 2;
                 forder = xrealloc(forder, (size_t)cap * sizeof *forder);
             }
-            forder[nface++] = (struct key_idx){((int64_t)lay << 59) | gid, (int64_t)c * nf + s};
+            forder[nface++] = (struct key_idx){((int64_t)lay << 59) | gid, at};
         }
     }
+    free(repeats);
     idmap_free(&beyond_index);
     qsort(forder, (size_t)nface, sizeof *forder, key_idx_cmp);
     number_faces(m, w, forder, nface);
