@@ -42,7 +42,7 @@ static const char *const patterns[] = {"mahyco", "minimal", NULL};
 static const char *const splits[] = {"none", "directional", NULL};
 static const char *const lb_modes[] = {"metis", "zoltan", "ptscotch", "shuffle", NULL};
 static const char *const lb_decides[] = {"gain", "threshold", NULL};
-static const char *const lb_weightings[] = {"total", "phases", NULL};
+static const char *const lb_weightings[] = {"total", "phases", "auto", NULL};
 static const char *const costs[COST_COUNT + 1] = {
     [COST_UNIFORM] = "uniform", [COST_REGION] = "region", [COST_SHOCK] = "shock"};
 static const char *const partitioners[] = {"metis", "block", "zoltan", "ptscotch", NULL};
@@ -197,19 +197,24 @@ const struct deck_key deck_keys[] = {
      "metis: no rebalance while (max - min) / min of the ranks' compute time since the last check is below this",
      OFF(lb_threshold)},
     {"loadbalance", "decide", KEY_ENUM, "gain", 0, 0, lb_decides,
-     "metis, at or above the threshold: rebalance when the time it should save before the next check exceeds "
+     "metis, at or above the threshold: rebalance when the time it should save over the next horizon checks exceeds "
      "what a rebalance costs (gain: the last one's seconds, before the first the set-up's partition, ghosts and "
      "plans), or always (threshold)",
      OFF(lb_decide)},
+    {"loadbalance", "horizon", KEY_INT, "5", 1, BIG, NULL,
+     "decide = gain: the checks over which a rebalance's saving is counted, since the partition it gives serves "
+     "until the next rebalance (or the run's last cycle); 1: until the next check only",
+     OFF(lb_horizon)},
     {"loadbalance", "mode", KEY_ENUM, "metis", 0, 0, lb_modes,
      "metis, zoltan (repartitioning, which weighs the cells moved against the faces cut) or ptscotch: "
      "repartition with cell weights by that partitioner; shuffle: move a fraction of every rank's cells to the "
      "next rank each period, whatever the balance (exchange benchmark)",
      OFF(lb_mode)},
-    {"loadbalance", "weights", KEY_ENUM, "total", 0, 0, lb_weightings,
+    {"loadbalance", "weights", KEY_ENUM, "auto", 0, 0, lb_weightings,
      "total: one weight per cell, its whole cost; phases: two, the Lagrange phase with the extra work and the "
      "remap with its moving cells, each balanced on its own (metis; zoltan and ptscotch take their sum; on 128 "
-     "ranks and more METIS then balances the total poorly and partitions 3 x slower)",
+     "ranks and more METIS then balances the total poorly and partitions 3 x slower); auto: phases on up to 8 "
+     "ranks, total beyond",
      OFF(lb_weights)},
     {"loadbalance", "shuffle_fraction", KEY_DOUBLE, "0.1", 0, 1, NULL,
      "shuffle: fraction of each rank's cells moved, those of lowest centre x, rounded up", OFF(shuffle_fraction)},

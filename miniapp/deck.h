@@ -24,7 +24,7 @@ enum remap_choice { REMAP_NONE, REMAP_EULER };
 /* loadbalance.mode: a graph partitioner (the same names as [parallel] partitioner's) or shuffle */
 enum lb_mode { LB_METIS, LB_ZOLTAN, LB_PTSCOTCH, LB_SHUFFLE };
 enum lb_decide { LB_DECIDE_GAIN, LB_DECIDE_THRESHOLD };
-enum lb_weights { LB_WEIGHTS_TOTAL, LB_WEIGHTS_PHASES };
+enum lb_weights { LB_WEIGHTS_TOTAL, LB_WEIGHTS_PHASES, LB_WEIGHTS_AUTO };
 enum partitioner_choice { PART_METIS, PART_BLOCK, PART_ZOLTAN, PART_PTSCOTCH };
 enum sync_mode { SYNC_PERSISTENT, SYNC_BASIC };
 
@@ -82,6 +82,7 @@ struct config {
     int overlap; /* minimal: interior work while ghost exchanges are in flight */
     /* [loadbalance] */
     long lb_period;
+    long lb_horizon; /* checks over which a rebalance's saving is counted */
     double lb_threshold, shuffle_fraction, region_width, region_speed;
     int lb_mode;
     int lb_decide;

@@ -74,6 +74,21 @@ static void padding_check(struct loadbalance *lb, struct run *run)
     }
 }
 
+enum { PHASES_MAX_RANKS = 8 }; /* weights = auto: one weight per phase up to this many ranks */
+
+/* Weights per cell of a rebalance: 2 (one per phase) or 1. auto: per phase where METIS bisects
+ * several constraints well and fast (up to 8 parts); on 128 simulated ranks and more its k-way
+ * left the total 0.7-1.3 out of balance and took 3 x longer (BENCHMARKS.md). */
+static int weights_per_cell(const struct run *run)
+{
+    const struct config *cfg = &run->cfg;
+    if (cfg->lb_mode == LB_SHUFFLE)
+        return 1;
+    if (cfg->lb_weights == LB_WEIGHTS_AUTO)
+        return run->size <= PHASES_MAX_RANKS ? 2 : 1;
+    return cfg->lb_weights == LB_WEIGHTS_PHASES ? 2 : 1;
+}
+
 struct loadbalance *lb_create(struct run *run)
 {
     const struct config *cfg = &run->cfg;
@@ -110,18 +125,25 @@ struct loadbalance *lb_create(struct run *run)
                                     .width = cfg->region_width,
                                     .speed = cfg->region_speed,
                                     .units = (int)cfg->cost_units}; /* 0: calibrated on the second cycle */
-    if (cfg->lb_period > 0)
-        listing_printf(run->lst, "Balance", "Load balance every %ld cycles: %s%s, cost %s, %d padding variables "
-                       "+ an array of %d, transport %s", cfg->lb_period,
-                       deck_enum_name("loadbalance", "mode", cfg->lb_mode),
-                       cfg->lb_mode == LB_SHUFFLE ? "" : cfg->lb_decide == LB_DECIDE_GAIN
-                       ? " above the threshold when the gain exceeds the cost" : " above the threshold",
+    if (cfg->lb_period > 0) {
+        char decide[96] = "";
+        if (cfg->lb_mode != LB_SHUFFLE && cfg->lb_decide == LB_DECIDE_GAIN)
+            snprintf(decide, sizeof decide, " above the threshold when the gain over %ld checks exceeds the cost",
+                     cfg->lb_horizon);
+        else if (cfg->lb_mode != LB_SHUFFLE)
+            snprintf(decide, sizeof decide, " above the threshold");
+        listing_printf(run->lst, "Balance", "Load balance every %ld cycles: %s%s, %s, cost %s, %d padding "
+                       "variables + an array of %d, transport %s", cfg->lb_period,
+                       deck_enum_name("loadbalance", "mode", cfg->lb_mode), decide,
+                       weights_per_cell(run) == 2 ? "one weight per phase" : "one weight per cell",
                        deck_enum_name("loadbalance", "cost", cfg->lb_cost), lb->nextra, lb->array_width,
                        lb->collective ? "MPI_Alltoallv" : "MPI_Isend/MPI_Irecv");
+    }
     return lb;
 }
 
 const struct cost_params *lb_cost(const struct loadbalance *lb) { return &lb->model; }
+
 
 /* A plain cell's compute seconds per cycle (this cycle, averaged over ranks) over one EOS
  * evaluation's (timed here, averaged too): the evaluations one unit of extra cost means. The
@@ -274,7 +296,7 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     double t0 = comm_wtime();
     int *dest = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *dest);
     double wb = 0, wa = 0;
-    const int ncon = cfg->lb_mode != LB_SHUFFLE && cfg->lb_weights == LB_WEIGHTS_PHASES ? 2 : 1;
+    const int ncon = weights_per_cell(run);
     int *w = weights(lb, run, ncon);
     /* the case's work arrays go first (they are rebuilt for the new mesh anyway), and their
      * pages with them, so that the partition's scratch takes their place (peak memory) */
@@ -368,12 +390,13 @@ static double expected_cost(const struct loadbalance *lb, struct run *run, char 
 }
 
 /* Decide by gain and cost: balanced, the slowest rank would have computed the ranks' mean, so
- * each cycle until the next check should save max - mean of the compute seconds per cycle
- * (decide = threshold: rebalance anyway; the figures are printed all the same). */
+ * each cycle the new partition serves should save max - mean of the compute seconds per cycle;
+ * it is expected to serve `horizon` checks, as a rebalanced partition is kept until a check finds
+ * it out of balance (decide = threshold: rebalance anyway; the figures are printed all the same). */
 static int worth_it(const struct loadbalance *lb, struct run *run, const struct stats *st, double measured)
 {
     const struct config *cfg = &run->cfg;
-    long horizon = cfg->lb_period; /* cycles until the next check, or the end of the run */
+    long horizon = cfg->lb_period * cfg->lb_horizon; /* cycles, or to the end of the run */
     if (cfg->max_cycles > 0 && cfg->max_cycles - run->cycle < horizon)
         horizon = cfg->max_cycles - run->cycle;
     double gain = lb->cycles > 0 ? (st->max - st->avg) / (double)lb->cycles * (double)horizon : 0;
