@@ -7,8 +7,11 @@
 # median loop time and its ratio to the run without load balancing, the rebalances, the largest
 # measured imbalance at a check after a rebalance, and the median peak resident memory (largest
 # rank) and its ratio.
-# usage: run/bench_balance.sh [-n RANKS] [-r REPEATS] [-p "metis zoltan ptscotch"] [-o FILE] [section.key=value ...]
-#   -o appends "key value" lines (balance_<variant>_loop, ..._ratio, ..._peak_ratio) to FILE
+# usage: run/bench_balance.sh [-n RANKS] [-r REPEATS] [-p "metis zoltan ptscotch"] [-d "gain threshold"] [-o FILE]
+#                             [section.key=value ...]
+#   -d the decide modes of each partitioner (default both)
+#   -o appends "key value" lines (balance_<variant>_loop, ..._ratio, ..._peak (MB), ..._peak_ratio,
+#      and ..._imb_after when the variant rebalanced) to FILE
 # env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,14 +20,17 @@ mpirun_cmd=${MPIRUN:-mpirun}
 ranks=2
 repeats=3
 parts="metis zoltan ptscotch"
+decides="gain threshold"
 out=
-while getopts n:r:p:o: opt; do
+while getopts n:r:p:d:o: opt; do
     case $opt in
     n) ranks=$OPTARG ;;
     r) repeats=$OPTARG ;;
     p) parts=$OPTARG ;;
+    d) decides=$OPTARG ;;
     o) out=$OPTARG ;;
-    *) echo "usage: $0 [-n RANKS] [-r REPEATS] [-p PARTITIONERS] [-o FILE] [section.key=value ...]" >&2; exit 2 ;;
+    *) echo "usage: $0 [-n RANKS] [-r REPEATS] [-p PARTITIONERS] [-d DECIDES] [-o FILE] [section.key=value ...]" >&2
+       exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -34,7 +40,12 @@ trap 'rm -rf "$tmp"' EXIT
 base="mesh.nx=200 mesh.ny=20 mesh.nz=20 run.max_cycles=60 output.checkpoint_period=-1 loadbalance.cost=region
       loadbalance.cost_factor=4 loadbalance.threshold=0.05 loadbalance.cost_units=110"
 variants="none"
-for p in $parts; do variants="$variants $p.gain $p.threshold"; done
+for p in $parts; do
+    for d in $decides; do
+        case $d in gain | threshold) ;; *) echo "$0: -d: unknown decide mode '$d'" >&2; exit 2 ;; esac
+        variants="$variants $p.$d"
+    done
+done
 for i in $(seq "$repeats"); do
     for v in $variants; do
         case $v in
@@ -65,6 +76,8 @@ for v in $variants; do
     if [ -n "$out" ]; then
         k=$(echo "$v" | tr . _)
         printf 'balance_%s_loop %s\nbalance_%s_ratio %s\nbalance_%s_peak_ratio %s\n' "$k" "$l" "$k" "$lr" "$k" "$pr" >> "$out"
+        printf 'balance_%s_peak %s\n' "$k" "$p" >> "$out"
+        [ "$imb" = - ] || printf 'balance_%s_imb_after %s\n' "$k" "$imb" >> "$out"
     fi
 done
 echo "(medians of $repeats interleaved runs on $ranks ranks; imb. after: the largest measured imbalance at a check after a rebalance)"

@@ -54,12 +54,15 @@ if [ $quick = 1 ]; then
     grind_args="-r 1 -c 2 -s 10" pat_args="-r 1" pat_deck="run.max_cycles=2 mesh.nx=$((10 * ranks))"
     mig_args="-r 1" mig_deck="run.max_cycles=5" ckpt_args="-r 1 -c 2" ckpt_deck="mesh.nx=$((10 * ranks))"
     mat_args="-r 1 -c 2 -s 10" thr_args="-r 1 -c 2 -s 10" weak_args="-r 1" weak_deck="run.max_cycles=2"
+    bal_args="-r 1" bal_deck="mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=20"
 else
     sync_args="-r 15 -k 100" sync_mesh="mesh.nx=$((50 * ranks)) mesh.ny=20 mesh.nz=20" matsync_args="-r 31 -k 100"
     grind_args="-r 5 -c 20" pat_args="-r 3" pat_deck=""
     mig_args="-r 9" mig_deck="" ckpt_args="-r 3 -c 6" ckpt_deck=""
     mat_args="-r 3 -c 20" thr_args="-r 3 -c 20" weak_args="-r 3" weak_deck=""
+    bal_args="-r 3" bal_deck=""
 fi
+bal_parts="metis zoltan" # issue 17's figures: each deciding by gain and cost (the default)
 
 section() { # NAME COMMAND...: runs a part, keeps its output and its wall time
     name=$1
@@ -123,6 +126,8 @@ section weak sh "$top/run/bench_weak.sh" -n "$ranks" $weak_args -o "$vals" $weak
 section migration sh "$top/run/bench_migration.sh" -n "$ranks" $mig_args -o "$vals" $mig_deck
 # shellcheck disable=SC2086
 section checkpoint sh "$top/run/bench_checkpoint.sh" -n "$ranks" $ckpt_args -o "$vals" $ckpt_deck
+# shellcheck disable=SC2086
+section balance sh "$top/run/bench_balance.sh" -n "$ranks" $bal_args -p "$bal_parts" -d gain -o "$vals" $bal_deck
 wall=$(($(date +%s) - t_start))
 load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 
@@ -230,6 +235,18 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     done
     row "Checkpoint write ($(awk -v b="$(v ckpt_bytes)" 'BEGIN {printf "%.1f", b / 1e6}') MB)" "$(v ckpt_GBps)" GB/s \
         "plain write + fsync" "$(v raw_write_GBps)" ratio ge 0.50 1 %.3f
+    for p in $bal_parts; do
+        row "Load balancing, issue 17's case on $ranks ranks, $p deciding by gain: loop" "$(v balance_${p}_gain_loop)" s \
+            "no load balancing" "$(v balance_none_loop)" ratio le 0.85 1 %.3f
+        if has balance_${p}_gain_imb_after; then
+            row "Load balancing, $p: measured imbalance at the check after a rebalance (largest)" \
+                "$(v balance_${p}_gain_imb_after)" "" - - value le 0.10 1 %.3f
+        else
+            echo "| Load balancing, $p: measured imbalance at the check after a rebalance (largest) | no rebalance | - | - | <= 0.10 | - |"
+        fi
+        row "Load balancing, $p: peak memory (largest rank)" "$(v balance_${p}_gain_peak)" MB \
+            "no load balancing" "$(v balance_none_peak)" ratio le 1.3 1 %.1f
+    done
     echo
     echo "Grind times are ns per cell and cycle (phase timer / cells / cycles; total = the loop timer) and"
     echo "have an absolute target, no baseline. Memory is the listing's peak RSS per owned cell of the"
@@ -310,6 +327,17 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     echo "Both sides include fsync of the file. The dump's seconds also cover the reorder to global-id"
     echo "order, the collective HDF5 write from every rank, the rename, the directory fsync and the XDMF"
     echo "files; the plain write is one process writing the same byte count in 4 MiB blocks."
+    echo
+    echo "## Load balancing that pays (run/bench_balance.sh, issue 17)"
+    echo
+    echo "The 2-rank case of issue 17: inputs/default.ini on 200 x 20 x 20 cells, 60 cycles, a slab of cells 4"
+    echo "times as costly (loadbalance.cost=region, cost_units fixed), checks every 10 cycles deciding by gain and"
+    echo "cost, against the same run without load balancing; variants interleaved, medians. 'imb. after': the"
+    echo "largest compute-time imbalance measured at a check that follows a rebalance."
+    echo
+    echo '```'
+    cat "$tmp/balance.md"
+    echo '```'
     echo
     echo "## Method"
     echo

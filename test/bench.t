@@ -162,14 +162,24 @@ ok $(($? != 2)) "bench_weak.sh -n 1: exit 2 (nothing to compare)"
 
 # load balancing and partition benchmarks (issue 17), on tiny meshes: every variant's figures
 HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_balance.sh -r 1 -p "metis zoltan" -o "$scratch/bal" \
-    mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=12 > "$scratch/bal.txt" 2>&1
+    mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=20 > "$scratch/bal.txt" 2>&1
 st=$?
 for v in none metis_gain metis_threshold zoltan_gain zoltan_threshold; do
-    positive balance_${v}_loop "$scratch/bal" && positive balance_${v}_peak_ratio "$scratch/bal" || { st=1; diag "no balance_$v"; }
+    positive balance_${v}_loop "$scratch/bal" && positive balance_${v}_peak_ratio "$scratch/bal" &&
+        positive balance_${v}_peak "$scratch/bal" || { st=1; diag "no balance_$v"; }
 done
 grep -Eq '^zoltan.threshold +[0-9.]+ +[0-9.]+ +[1-9]' "$scratch/bal.txt" || st=1
-ok $st "bench_balance.sh: loop, ratio and peak of every variant; forced rebalances happen"
+grep -q '^balance_zoltan_threshold_imb_after [0-9.]' "$scratch/bal" || st=1
+ok $st "bench_balance.sh: loop, ratio and peak of every variant, the imbalance after forced rebalances"
 [ $st -eq 0 ] || diag "$(cat "$scratch/bal.txt")"
+HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_balance.sh -r 1 -p metis -d gain -o "$scratch/bal1" \
+    mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=12 > "$scratch/bal1.txt" 2>&1
+st=$?
+[ "$(awk '$1 ~ /_loop$/' "$scratch/bal1" | wc -l)" -eq 2 ] && grep -q '^balance_metis_gain_loop ' "$scratch/bal1" || st=1
+sh run/bench_balance.sh -d sometimes > /dev/null 2>&1
+[ $? -eq 2 ] || st=1
+ok $st "bench_balance.sh -d gain: only the gain variant beside the run without; an unknown decide mode exits 2"
+[ $st -eq 0 ] || diag "$(cat "$scratch/bal1.txt")"
 HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_partition.sh -n 2 -c 1000 > "$scratch/part.txt" 2>&1
 st=$?
 for p in metis zoltan ptscotch; do
