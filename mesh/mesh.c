@@ -320,10 +320,11 @@ static int face_matches(const struct mesh *m, const uint8_t *repeats, const unsi
                 mask = k < nv ? mask | 1u << k : 0;
             }
             for (int t = 0; mask && t < nf; t++)
-                if (fmask[t] == mask) {
+                if (fmask[t] == mask) { /* a cell's faces have distinct corner sets: one at most */
                     nmatch++;
                     *d0 = d;
                     *t0 = t;
+                    break;
                 }
             continue;
         }
@@ -348,8 +349,9 @@ static int face_matches(const struct mesh *m, const uint8_t *repeats, const unsi
  * that hold the same face (node_cells, no sort of all face records); a lone face is on the
  * boundary or cut by the last ghost layer, which the node lists tell apart. The face is
  * recorded once, by its cell of smaller global id, as (layer, global id) to sort, when either
- * side is first met (the other side's slot is then marked and skipped); cell_faces holds the
- * other side of each recorded face until the faces are numbered. */
+ * side is first met (the other side's slot is then marked and skipped; with a cell that repeats
+ * a node, by that cell only, each side deciding alone); cell_faces holds the other side of each
+ * recorded face until the faces are numbered. */
 static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodelists *known,
                            const struct cellset *beyond)
 {
@@ -393,15 +395,21 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
             int lay = w->cell_layer[c];
             if (nmatch == 1) {
                 int64_t other = (int64_t)d0 * nf + t0;
-                if (m->cell_gid[d0] < m->cell_gid[c] || (d0 == c && t0 < s)) { /* the other side records it */
-                    int64_t t = at;
-                    at = other;
-                    other = t;
+                const int theirs = m->cell_gid[d0] < m->cell_gid[c] || (d0 == c && t0 < s);
+                if (repeats[c] || repeats[d0]) { /* a repeated node is counted once per corner: */
+                    if (theirs)                  /* the other side may count otherwise, it decides alone */
+                        continue;
+                } else {
+                    if (theirs) { /* recorded here for the other side, whose count is the same */
+                        int64_t t = at;
+                        at = other;
+                        other = t;
+                    }
+                    m->cell_faces[other] = FACE_PAIRED;
                 }
                 gid = m->cell_gid[at / nf] * nf + at % nf;
                 lay = w->cell_layer[d0] < lay ? w->cell_layer[d0] : lay;
                 m->cell_faces[at] = (int32_t)other;
-                m->cell_faces[other] = FACE_PAIRED;
             } else {
                 *slot = lone_face(m, w, known, &beyond_index, beyond, c, s, &gid);
             }

@@ -14,7 +14,6 @@
 #include "partitioner.h"
 
 enum { METIS_SEED = 20260101 };
-
 enum { METIS_RECURSIVE_MAX = 8 }; /* parts up to which several constraints use recursive bisection */
 
 /* METIS into part[nvtx] (vertex weights vw[nvtx][ncon] or NULL: with ncon > 1 each constraint is
@@ -26,7 +25,7 @@ enum { METIS_RECURSIVE_MAX = 8 }; /* parts up to which several constraints use r
  * METIS catches SIGTERM and SIGABRT while it runs and turns them into an error return, which
  * would end the job instead of the clean stop with a dump that SIGTERM asks for: SIGTERM is held
  * pending during the call and hydro's handlers are put back after it. */
-static void metis_kway(idx_t nvtx, idx_t ncon, idx_t *xadj, idx_t *adj, idx_t *vw, idx_t nparts, idx_t *part)
+static void metis_part(idx_t nvtx, idx_t ncon, idx_t *xadj, idx_t *adj, idx_t *vw, idx_t nparts, idx_t *part)
 {
     struct sigaction term, abrt;
     sigset_t hold, old;
@@ -209,7 +208,7 @@ static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, i
     int in_place = on_root && sizeof(idx_t) == sizeof *part; /* METIS writes part itself */
     if (me == 0) {
         whole_part = in_place ? (idx_t *)part : xcalloc((size_t)(w.n ? w.n : 1), sizeof *whole_part);
-        metis_kway(w.n, w.vw ? (idx_t)g->ncon : 1, w.xadj, w.adj, w.vw, (idx_t)nparts, whole_part);
+        metis_part(w.n, w.vw ? (idx_t)g->ncon : 1, w.xadj, w.adj, w.vw, (idx_t)nparts, whole_part);
     }
     if (!in_place)
         scatter_parts(comm, g, on_root, &w, whole_part, part);
@@ -221,4 +220,4 @@ static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, i
     free(w.gid_of);
 }
 
-const struct partitioner partitioner_metis = {"metis", "METIS", 0, metis_partition};
+const struct partitioner partitioner_metis = {"metis", "METIS", 0, METIS_RECURSIVE_MAX, metis_partition};

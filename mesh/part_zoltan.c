@@ -152,4 +152,4 @@ static void zoltan_partition(MPI_Comm comm, const struct dgraph *g, int nparts, 
     Zoltan_Destroy(&zz);
 }
 
-const struct partitioner partitioner_zoltan = {"zoltan", "Zoltan", 1, zoltan_partition};
+const struct partitioner partitioner_zoltan = {"zoltan", "Zoltan", 1, 0, zoltan_partition};

@@ -13,6 +13,9 @@ struct partitioner {
     const char *name;    /* the deck's */
     const char *display; /* the listing's */
     int distributed;     /* no rank gathers the graph: the set-up then gives each rank only its share */
+    /* Parts up to which it balances several weights per vertex well and fast (0: it balances
+     * their sum); loadbalance.weights = auto gives one weight per phase up to there. */
+    int multi_weight_max;
     /* Collective: part[i] in [0, nparts) for each local vertex i of g, the same for every run of
      * the same graph on the same ranks (fixed seeds), weighted by g's vertex weights. repart: the
      * vertices lie on the ranks of their current parts (a rebalance), so that a backend that can

@@ -203,7 +203,8 @@ const struct deck_key deck_keys[] = {
      OFF(lb_decide)},
     {"loadbalance", "horizon", KEY_INT, "5", 1, BIG, NULL,
      "decide = gain: the checks over which a rebalance's saving is counted, since the partition it gives serves "
-     "until the next rebalance (or the run's last cycle); 1: until the next check only",
+     "until the next rebalance (or the run's end: max_cycles, or final_time at the current step); 1: until the "
+     "next check only",
      OFF(lb_horizon)},
     {"loadbalance", "mode", KEY_ENUM, "metis", 0, 0, lb_modes,
      "metis, zoltan (repartitioning, which weighs the cells moved against the faces cut) or ptscotch: "
@@ -213,8 +214,8 @@ const struct deck_key deck_keys[] = {
     {"loadbalance", "weights", KEY_ENUM, "auto", 0, 0, lb_weightings,
      "total: one weight per cell, its whole cost; phases: two, the Lagrange phase with the extra work and the "
      "remap with its moving cells, each balanced on its own (metis; zoltan and ptscotch take their sum; on 128 "
-     "ranks and more METIS then balances the total poorly and partitions 3 x slower); auto: phases on up to 8 "
-     "ranks, total beyond",
+     "ranks and more METIS then balances the total poorly and partitions 3 x slower); auto: phases with metis on "
+     "up to 8 ranks, total otherwise",
      OFF(lb_weights)},
     {"loadbalance", "shuffle_fraction", KEY_DOUBLE, "0.1", 0, 1, NULL,
      "shuffle: fraction of each rank's cells moved, those of lowest centre x, rounded up", OFF(shuffle_fraction)},

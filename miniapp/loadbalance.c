@@ -74,18 +74,23 @@ static void padding_check(struct loadbalance *lb, struct run *run)
     }
 }
 
-enum { PHASES_MAX_RANKS = 8 }; /* weights = auto: one weight per phase up to this many ranks */
+/* The graph partitioner loadbalance.mode names (the deck refused those this build lacks). */
+static const struct partitioner *lb_partitioner(const struct config *cfg)
+{
+    return partitioner_named(deck_enum_name("loadbalance", "mode", cfg->lb_mode));
+}
 
-/* Weights per cell of a rebalance: 2 (one per phase) or 1. auto: per phase where METIS bisects
- * several constraints well and fast (up to 8 parts); on 128 simulated ranks and more its k-way
- * left the total 0.7-1.3 out of balance and took 3 x longer (BENCHMARKS.md). */
+/* Weights per cell of a rebalance: 2 (one per phase) or 1. auto: per phase where the partitioner
+ * balances several weights well and fast (METIS up to 8 parts, by recursive bisection); on 128
+ * simulated ranks and more METIS's k-way left the total 0.7-1.3 out of balance and took 3 x
+ * longer (BENCHMARKS.md), and Zoltan and PT-Scotch balance the sum. */
 static int weights_per_cell(const struct run *run)
 {
     const struct config *cfg = &run->cfg;
     if (cfg->lb_mode == LB_SHUFFLE)
         return 1;
     if (cfg->lb_weights == LB_WEIGHTS_AUTO)
-        return run->size <= PHASES_MAX_RANKS ? 2 : 1;
+        return run->size <= lb_partitioner(cfg)->multi_weight_max ? 2 : 1;
     return cfg->lb_weights == LB_WEIGHTS_PHASES ? 2 : 1;
 }
 
@@ -126,16 +131,21 @@ struct loadbalance *lb_create(struct run *run)
                                     .speed = cfg->region_speed,
                                     .units = (int)cfg->cost_units}; /* 0: calibrated on the second cycle */
     if (cfg->lb_period > 0) {
-        char decide[96] = "";
-        if (cfg->lb_mode != LB_SHUFFLE && cfg->lb_decide == LB_DECIDE_GAIN)
-            snprintf(decide, sizeof decide, " above the threshold when the gain over %ld checks exceeds the cost",
-                     cfg->lb_horizon);
-        else if (cfg->lb_mode != LB_SHUFFLE)
-            snprintf(decide, sizeof decide, " above the threshold");
-        listing_printf(run->lst, "Balance", "Load balance every %ld cycles: %s%s, %s, cost %s, %d padding "
+        char how[192] = "";
+        if (cfg->lb_mode != LB_SHUFFLE) {
+            const struct partitioner *pt = lb_partitioner(cfg);
+            char decide[96] = " above the threshold";
+            if (cfg->lb_decide == LB_DECIDE_GAIN)
+                snprintf(decide, sizeof decide, " above the threshold when the gain over %ld check%s exceeds the "
+                         "cost", cfg->lb_horizon, cfg->lb_horizon == 1 ? "" : "s");
+            snprintf(how, sizeof how, "%s, %s%s%s", decide,
+                     weights_per_cell(run) == 2 ? "one weight per phase" : "one weight per cell",
+                     weights_per_cell(run) == 2 && !pt->multi_weight_max ? ", summed by " : "",
+                     weights_per_cell(run) == 2 && !pt->multi_weight_max ? pt->display : "");
+        }
+        listing_printf(run->lst, "Balance", "Load balance every %ld cycles: %s%s, cost %s, %d padding "
                        "variables + an array of %d, transport %s", cfg->lb_period,
-                       deck_enum_name("loadbalance", "mode", cfg->lb_mode), decide,
-                       weights_per_cell(run) == 2 ? "one weight per phase" : "one weight per cell",
+                       deck_enum_name("loadbalance", "mode", cfg->lb_mode), how,
                        deck_enum_name("loadbalance", "cost", cfg->lb_cost), lb->nextra, lb->array_width,
                        lb->collective ? "MPI_Alltoallv" : "MPI_Isend/MPI_Irecv");
     }
@@ -143,7 +153,6 @@ struct loadbalance *lb_create(struct run *run)
 }
 
 const struct cost_params *lb_cost(const struct loadbalance *lb) { return &lb->model; }
-
 
 /* A plain cell's compute seconds per cycle (this cycle, averaged over ranks) over one EOS
  * evaluation's (timed here, averaged too): the evaluations one unit of extra cost means. The
@@ -283,12 +292,6 @@ static const char *imbalance_text(double imb, char *out, size_t n)
     return out;
 }
 
-/* The graph partitioner loadbalance.mode names (the deck refused those this build lacks). */
-static const struct partitioner *lb_partitioner(const struct config *cfg)
-{
-    return partitioner_named(deck_enum_name("loadbalance", "mode", cfg->lb_mode));
-}
-
 static void rebalance(struct loadbalance *lb, struct run *run, double measured)
 {
     const struct config *cfg = &run->cfg;
@@ -399,6 +402,11 @@ static int worth_it(const struct loadbalance *lb, struct run *run, const struct 
     long horizon = cfg->lb_period * cfg->lb_horizon; /* cycles, or to the end of the run */
     if (cfg->max_cycles > 0 && cfg->max_cycles - run->cycle < horizon)
         horizon = cfg->max_cycles - run->cycle;
+    if (cfg->final_time > 0 && run->dt > 0) { /* the cycles left to the final time at the current step */
+        double left = ceil((cfg->final_time - run->time) / run->dt);
+        if (left < (double)horizon)
+            horizon = left > 0 ? (long)left : 0;
+    }
     double gain = lb->cycles > 0 ? (st->max - st->avg) / (double)lb->cycles * (double)horizon : 0;
     char source[96];
     double cost = expected_cost(lb, run, source, sizeof source);

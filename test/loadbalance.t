@@ -111,15 +111,28 @@ rc=$?
 ok $? "loadbalance.cost_units fixes the extra work: no calibration, and the run rebalances as before (exit $rc)"
 out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.cost_units=-1 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.cost_units'; ok $? "a negative loadbalance.cost_units exits 2"
-hydro_in horizon1 3 $sod loadbalance.period=3 loadbalance.threshold=0 loadbalance.cost=region \
-    loadbalance.region_speed=150 loadbalance.cost_factor=200 loadbalance.horizon=1 run.max_cycles=6
+# the horizon: 1 check, then 2 checks (the last cycle binds at the end only)
+gain_lb="loadbalance.period=3 loadbalance.threshold=0 loadbalance.cost=region loadbalance.region_speed=150 loadbalance.cost_factor=200"
+hydro_in horizon1 3 $sod $gain_lb loadbalance.horizon=1 run.max_cycles=9
 rc=$?
-[ $rc -eq 0 ] && grep -q 'when the gain over 1 checks exceeds the cost, one weight per phase' horizon1/log &&
-    [ "$(grep -c 'expected gain [0-9.]* s over the next 3 cycles' horizon1/log)" -eq 1 ] &&
-    grep -q 'expected gain [0-9.]* s over the next 0 cycles' horizon1/log
-ok $? "loadbalance.horizon = 1 counts the gain until the next check only; on 3 ranks, one weight per phase (exit $rc)"
-hydro_in total9 2 $sod loadbalance.period=3 loadbalance.weights=total run.max_cycles=3
-grep -q 'one weight per cell' total9/log; ok $? "loadbalance.weights = total: the listing says one weight per cell"
+[ $rc -eq 0 ] && grep -q 'when the gain over 1 check exceeds the cost, one weight per phase,' horizon1/log &&
+    [ "$(grep -o 'expected gain [0-9.]* s over the next [0-9]* cycles' horizon1/log | awk '{print $8}' | tr '\n' ' ')" = "3 3 0 " ]
+ok $? "loadbalance.horizon = 1 counts the gain until the next check only (3, 3, 0 cycles); 3 ranks: one weight per phase (exit $rc)"
+hydro_in horizon2 2 $sod $gain_lb loadbalance.horizon=2
+rc=$?
+[ $rc -eq 0 ] && grep -q 'when the gain over 2 checks exceeds the cost' horizon2/log &&
+    [ "$(grep -o 'expected gain [0-9.]* s over the next [0-9]* cycles' horizon2/log | awk '{print $8}' | tr '\n' ' ')" = "6 6 3 0 " ]
+ok $? "loadbalance.horizon = 2: 6, 6, 3 then 0 cycles, never past the last one (exit $rc)"
+hydro_in wtotal 2 $sod loadbalance.period=3 loadbalance.weights=total run.max_cycles=3
+rc=$?
+[ $rc -eq 0 ] && grep -q 'one weight per cell' wtotal/log; ok $? "loadbalance.weights = total: the listing says one weight per cell (exit $rc)"
+hydro_in wzoltan 2 $sod loadbalance.period=3 loadbalance.mode=zoltan run.max_cycles=3
+rc=$?
+[ $rc -eq 0 ] && grep -q 'one weight per cell,' wzoltan/log; ok $? "loadbalance.weights = auto with zoltan (which balances one weight): one weight per cell (exit $rc)"
+hydro_in wzphases 2 $sod loadbalance.period=3 loadbalance.mode=zoltan loadbalance.weights=phases run.max_cycles=3
+rc=$?
+[ $rc -eq 0 ] && grep -q 'one weight per phase, summed by Zoltan,' wzphases/log
+ok $? "loadbalance.weights = phases with zoltan: the listing says Zoltan sums them (exit $rc)"
 out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.horizon=0 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.horizon'; ok $? "loadbalance.horizon = 0 exits 2 and names the key"
 out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.decide=sometimes 2>&1); rc=$?

@@ -132,10 +132,62 @@ static int *parts_by_gid(MPI_Comm comm, const struct cellset *cs, int64_t N)
     return all;
 }
 
-/* Every backend on the scattered graph, from scratch and as a repartition, unweighted, with
- * weights 1 or 5, and with two constraints (1 or 5, and 1 or 3 on other cells: METIS balances
- * each, the others their sum): parts in range, every part non-empty and the heaviest within 12% of
- * the average weight (when there are 32 cells per part or more), and the same parts from a second call. */
+/* One backend on the scattered graph into nparts parts (weighted 0: unweighted, 1: weights 1 or 5
+ * in w, 2: two constraints in w2): parts in range, every part non-empty and the heaviest within
+ * 12% of the average weight (when there are 32 cells per part or more), and the same parts from a
+ * second call. */
+static void backend_check(MPI_Comm comm, struct tap *t, const struct cellset *mine, int64_t N, const char *name,
+                          int weighted, const int32_t *w, const int32_t *w2, int nparts)
+{
+    const struct partitioner *pt = partitioner_named(name);
+    const int ncon = weighted == 2 ? 2 : 1, split = ncon == 2 && pt->multi_weight_max > 0; /* METIS: each constraint */
+    const int32_t *wt = weighted == 2 ? w2 : weighted ? w : NULL;
+    struct dgraph g;
+    dgraph_build(comm, mine->el, mine->ncells, mine->gid, mine->nodes, mine->face_tag, wt, ncon, &g);
+    int *p1 = xmalloc((size_t)(mine->ncells + 1) * sizeof *p1), *p2 = xmalloc((size_t)(mine->ncells + 1) * sizeof *p2);
+    int repart = weighted; /* a weighted call is a rebalance */
+    pt->partition(comm, &g, nparts, repart, p1);
+    pt->partition(comm, &g, nparts, repart, p2);
+    const int nl = split ? 2 : 1; /* loads checked: each constraint's, or the total's */
+    double *load = xcalloc((size_t)nparts * nl, sizeof *load);
+    long long bad = 0, differ = 0;
+    for (int64_t i = 0; i < mine->ncells; i++) {
+        bad += p1[i] < 0 || p1[i] >= nparts;
+        differ += p1[i] != p2[i];
+        for (int k = 0; k < nl && p1[i] >= 0 && p1[i] < nparts; k++)
+            load[(size_t)k * nparts + p1[i]] += split ? wt[2 * i + k] : dgraph_weight(&g, (int32_t)i);
+    }
+    comm_sum_doubles(comm, load, nparts * nl);
+    double imb = 0, least = 1e300;
+    for (int k = 0; k < nl; k++) {
+        double total = 0, most = 0;
+        for (int q = 0; q < nparts; q++) {
+            double l = load[(size_t)k * nparts + q];
+            total += l;
+            most = l > most ? l : most;
+            least = l < least ? l : least;
+        }
+        imb = fmax(imb, most / (total / nparts));
+    }
+    bad = comm_sum_ll(comm, bad);
+    differ = comm_sum_ll(comm, differ);
+    /* METIS may leave parts empty in very small graphs: balance is checked on larger ones */
+    int big = N >= 32 * nparts;
+    tap_ok(t, bad == 0 && differ == 0 && (!big || (least > 0 && imb <= 1.12)),
+           "%s, %s%s: %d parts of %lld cells, all in range (%lld not), none empty (least %g), heaviest %.3f x "
+           "the average, a second call the same (%lld differ)", name,
+           weighted == 2 ? (split ? "two constraints, each" : "two constraints, their sum")
+           : weighted ? "weights 1 or 5" : "unweighted",
+           repart ? ", repartition" : "", nparts, (long long)N, bad, least, imb, differ);
+    free(load);
+    free(p1);
+    free(p2);
+    dgraph_free(&g);
+}
+
+/* Every backend from scratch and as a repartition, unweighted, with weights 1 or 5, and with two
+ * constraints (1 or 5, and 1 or 3 on other cells: METIS balances each, the others their sum);
+ * METIS's two constraints also into more parts than it bisects (its k-way). */
 static void backends_check(MPI_Comm comm, struct tap *t, const struct cellset *mine, int64_t N)
 {
     static const char *const names[] = {"metis", "zoltan", "ptscotch"};
@@ -145,54 +197,15 @@ static void backends_check(MPI_Comm comm, struct tap *t, const struct cellset *m
         w[i] = w2[2 * i] = mine->gid[i] % 3 == 0 ? 5 : 1;
         w2[2 * i + 1] = mine->gid[i] % 2 == 0 ? 3 : 1;
     }
-    for (size_t b = 0; b < sizeof names / sizeof *names; b++)
-        for (int weighted = 0; weighted < 3; weighted++) {
-            const int ncon = weighted == 2 ? 2 : 1, split = ncon == 2 && b == 0; /* METIS: each constraint */
-            const int32_t *wt = weighted == 2 ? w2 : weighted ? w : NULL;
-            const struct partitioner *pt = partitioner_named(names[b]);
-            if (!pt) /* a build without it (HYDRO_NO_DISTRIBUTED_PARTITIONERS): nothing to check */
-                continue;
-            struct dgraph g;
-            dgraph_build(comm, mine->el, mine->ncells, mine->gid, mine->nodes, mine->face_tag, wt, ncon, &g);
-            int *p1 = xmalloc((size_t)(mine->ncells + 1) * sizeof *p1), *p2 = xmalloc((size_t)(mine->ncells + 1) * sizeof *p2);
-            int repart = weighted; /* a weighted call is a rebalance */
-            pt->partition(comm, &g, nparts, repart, p1);
-            pt->partition(comm, &g, nparts, repart, p2);
-            const int nl = split ? 2 : 1; /* loads checked: each constraint's, or the total's */
-            double *load = xcalloc((size_t)nparts * nl, sizeof *load);
-            long long bad = 0, differ = 0;
-            for (int64_t i = 0; i < mine->ncells; i++) {
-                bad += p1[i] < 0 || p1[i] >= nparts;
-                differ += p1[i] != p2[i];
-                for (int k = 0; k < nl && p1[i] >= 0 && p1[i] < nparts; k++)
-                    load[(size_t)k * nparts + p1[i]] += split ? wt[2 * i + k] : dgraph_weight(&g, (int32_t)i);
-            }
-            comm_sum_doubles(comm, load, nparts * nl);
-            double imb = 0, least = 1e300;
-            for (int k = 0; k < nl; k++) {
-                double total = 0, most = 0;
-                for (int q = 0; q < nparts; q++) {
-                    double l = load[(size_t)k * nparts + q];
-                    total += l;
-                    most = l > most ? l : most;
-                    least = l < least ? l : least;
-                }
-                imb = fmax(imb, most / (total / nparts));
-            }
-            bad = comm_sum_ll(comm, bad);
-            differ = comm_sum_ll(comm, differ);
-            /* METIS may leave parts empty in very small graphs: balance is checked on larger ones */
-            int big = N >= 32 * nparts;
-            tap_ok(t, bad == 0 && differ == 0 && (!big || (least > 0 && imb <= 1.12)),
-                   "%s, %s%s: %d parts of %lld cells, all in range (%lld not), none empty (least %g), heaviest %.3f x "
-                   "the average, a second call the same (%lld differ)", names[b], weighted == 2 ? (split ? "two constraints, each" : "two constraints, their sum")
-                   : weighted ? "weights 1 or 5" : "unweighted",
-                   repart ? ", repartition" : "", nparts, (long long)N, bad, least, imb, differ);
-            free(load);
-            free(p1);
-            free(p2);
-            dgraph_free(&g);
-        }
+    for (size_t b = 0; b < sizeof names / sizeof *names; b++) {
+        const struct partitioner *pt = partitioner_named(names[b]);
+        if (!pt) /* a build without it (HYDRO_NO_DISTRIBUTED_PARTITIONERS): nothing to check */
+            continue;
+        for (int weighted = 0; weighted < 3; weighted++)
+            backend_check(comm, t, mine, N, names[b], weighted, w, w2, nparts);
+        if (pt->multi_weight_max > 0)
+            backend_check(comm, t, mine, N, names[b], 2, w, w2, pt->multi_weight_max + 1);
+    }
     free(w);
     free(w2);
 }
