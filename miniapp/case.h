@@ -33,8 +33,10 @@ struct case_ops {
     /* Load balancing: per owned cell, the work it did per cycle over the last `cycles` cycles
      * beyond a quiet cell's, in quiet cells' cycles (for the hydro scheme, its remap steps with
      * moving nodes), into extra; starts counting again. Returns the cost of one such unit of
-     * activity in quiet cell-cycles, the same on every rank (collective). NULL: no such work. */
-    double (*active_work)(void *self, struct run *run, long cycles, double *extra);
+     * activity in quiet cell-cycles, and *lagrange_share the part of a quiet cell-cycle spent
+     * before the extra work (the Lagrange phase), both the same on every rank (collective).
+     * NULL: no such work. */
+    double (*active_work)(void *self, struct run *run, long cycles, double *extra, double *lagrange_share);
     void (*destroy)(void *self);
 };
 
@@ -53,8 +55,8 @@ void case_diagnostics(struct run *run, struct dump_meta *meta);
 /* Whether the case does the cost model's extra work, and the seconds n evaluations take. */
 int case_burns(const struct run *run);
 double case_burn_seconds(struct run *run, long n);
-/* The case's active_work, or 0 with extra all 0 when it has none (collective). */
-double case_active_work(struct run *run, long cycles, double *extra);
+/* The case's active_work, or 0 with extra all 0 and a share of 0.5 when it has none (collective). */
+double case_active_work(struct run *run, long cycles, double *extra, double *lagrange_share);
 void case_destroy(struct run *run);
 
 #endif

@@ -340,12 +340,14 @@ static double hydro_burn_seconds(void *self, long n)
     return comm_wtime() - t;
 }
 
-static double hydro_active_work(void *self, struct run *run, long cycles, double *extra)
+static double hydro_active_work(void *self, struct run *run, long cycles, double *extra, double *lagrange_share)
 {
     struct scheme *s = self;
-    double ratio = kernels_active_ratio(&s->kern);
-    comm_sum_doubles(run->comm, &ratio, 1); /* the ranks' mean: one model for every rank */
-    ratio /= run->size;
+    double model[2];
+    model[0] = kernels_active_ratio(&s->kern, &model[1]);
+    comm_sum_doubles(run->comm, model, 2); /* the ranks' means: one model for every rank */
+    double ratio = model[0] / run->size;
+    *lagrange_share = model[1] / run->size;
     const struct mesh *m = run->mesh;
     uint32_t *steps = s->kern.cell_steps;
     for (int32_t c = 0; c < m->ncells_owned; c++)

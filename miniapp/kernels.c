@@ -225,15 +225,17 @@ void kernels_track(struct kernels *k)
     k->on = 1;
 }
 
-double kernels_active_ratio(const struct kernels *k)
+double kernels_active_ratio(const struct kernels *k, double *lagrange_share)
 {
-    double quiet = 0, active = 0;
+    double quiet = 0, active = 0, lagrange = 0;
     for (int i = 0; i < K_COUNT; i++) {
         double a, b;
         kernel_fit(&k->sums[i], &a, &b);
         quiet += a * k->sums[i].n;
+        lagrange += i < K_FIRST_REMAP ? a * k->sums[i].n : 0;
         active += b * k->sums[i].m;
     }
+    *lagrange_share = quiet > 0 ? lagrange / quiet : 0.5; /* the fits' a are never negative */
     /* per owned cell-cycle (lagrange_dt: the owned cells, once a cycle) and per active owned
      * cell-step (remap_finish: the owned cells, once a step, its active items those that moved) */
     double cell_cycles = k->sums[K_DT].n, active_steps = k->sums[K_R_FINISH].m;

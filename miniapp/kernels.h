@@ -76,8 +76,10 @@ void kernels_flush(struct kernels *k);
 void kernels_track(struct kernels *k);
 /* What an active cell costs per remap step over what a quiet cell costs per cycle, from the fits
  * of every kernel's calls so far: sum b m over active owned cell-steps, against sum a n over
- * owned cell-cycles (ghost work counted on the owned cells). 0 before any remap step. */
-double kernels_active_ratio(const struct kernels *k);
+ * owned cell-cycles (ghost work counted on the owned cells). 0 before any remap step.
+ * *lagrange_share: the Lagrange phase's kernels' part of that quiet cost (0.5 when nothing was
+ * measured). */
+double kernels_active_ratio(const struct kernels *k, double *lagrange_share);
 /* One line per kernel: name calls items active_items seconds a b (seconds per item and per active
  * item), after a comment header; the model reads a and b back. */
 void kernels_write(const struct kernels *k, FILE *out, const char *what);

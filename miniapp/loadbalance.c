@@ -183,24 +183,21 @@ void lb_account(struct loadbalance *lb, struct run *run, double seconds)
 enum { WEIGHT_UNIT = 8 }; /* a quiet plain cell's weight: room for fractions of the measured extra work */
 /* METIS and PT-Scotch add the weights in 32-bit integers: their total is kept below this */
 static const double WEIGHT_TOTAL_MAX = 1073741824.0; /* 2^30 */
-/* With weights = phases, the share of a quiet cell-cycle counted in the Lagrange constraint, the
- * rest in the remap's (a modelling choice, not measured: the constraints are balanced each on
- * its own, so the split only sets how a quiet cell weighs against an active one in each). */
-static const double LAGRANGE_SHARE = 0.5;
-
 /* Cell weights (collective): the cost model's (1 or cost_factor) at the current time and state,
  * plus the work each cell did beyond a quiet cell's in the cycles since the last check, as the
  * case measures it (the hydro scheme's remap steps with moving nodes, which cost several quiet
  * cells each: without them the rank holding the waves stays the slowest). ncon 1: their sum;
  * ncon 2: [cell][2], the Lagrange phase with the extra work (which runs between the phases),
- * and the remap with the moving cells' work. */
+ * and the remap with the moving cells' work, a quiet cell-cycle split between the two as the
+ * case measured it (the hydro scheme's kernels: mostly Lagrange, since the remap skips cells at
+ * rest); at least 1 in each, so that no constraint is empty. */
 static int *weights(struct loadbalance *lb, struct run *run, int ncon)
 {
     const struct mesh *m = run->mesh;
     size_t n = (size_t)(m->ncells_owned ? m->ncells_owned : 1);
     int *w = xmalloc(n * (size_t)ncon * sizeof *w);
     double *extra = xmalloc(n * sizeof *extra);
-    double ratio = case_active_work(run, lb->work_cycles, extra);
+    double share, ratio = case_active_work(run, lb->work_cycles, extra, &share);
     lb->work_cycles = 0; /* the case counts again from here (and from zero on a new mesh) */
     int q_id = registry_flagged(&run->reg, VAR_SHOCK); /* none (sync_only): no cell is in a shock */
     const double *q = q_id >= 0 ? run->reg.v[q_id].data : NULL;
@@ -209,8 +206,8 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon)
         if (ncon == 1) {
             w[c] = (int)lround(WEIGHT_UNIT * (cost + extra[c]));
         } else {
-            w[2 * c] = (int)lround(WEIGHT_UNIT * (cost - (1.0 - LAGRANGE_SHARE)));
-            w[2 * c + 1] = (int)lround(WEIGHT_UNIT * ((1.0 - LAGRANGE_SHARE) + extra[c]));
+            w[2 * c] = (int)fmax(1.0, lround(WEIGHT_UNIT * (cost - (1.0 - share))));
+            w[2 * c + 1] = (int)fmax(1.0, lround(WEIGHT_UNIT * ((1.0 - share) + extra[c])));
         }
     }
     free(extra);
@@ -227,6 +224,9 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon)
     if (ratio > 0)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: a cell's remap step with moving nodes costs %.3f "
                        "quiet cell-cycles (measured)", run->cycle, ratio);
+    if (ratio > 0 && ncon == 2)
+        listing_printf(run->lst, "Balance", "Cycle %ld: cost model: the Lagrange phase is %.1f%% of a quiet "
+                       "cell-cycle (measured)", run->cycle, 100 * share);
     return w;
 }
 

@@ -73,6 +73,9 @@ ok $? "one summary line per rebalance: cells moved, imbalance, weights before an
 grep -q 'Cost model calibrated at cycle 2' $log; ok $? "the cost model is calibrated on the second cycle"
 grep -Eq "Cycle 3: cost model: a cell's remap step with moving nodes costs [0-9]+\.[0-9]+ quiet cell-cycles \(measured\)$" $log
 ok $? "each rebalance's weights count the measured cost of the cells' remap steps with moving nodes"
+share=$(sed -n "s/.*Cycle 3: cost model: the Lagrange phase is \([0-9.]*\)% of a quiet cell-cycle (measured)$/\1/p" $log)
+awk -v s="$share" 'BEGIN { exit !(s != "" && s > 0 && s <= 100) }'
+ok $? "with one weight per phase, the Lagrange phase's share of a quiet cell-cycle is measured ($share%)"
 
 # ---- the region rebalance lowers the weight imbalance ----
 for d in sod.2.p2p sod.3.p2p sod.4.a2a sedov.3.p2p; do
