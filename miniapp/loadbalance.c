@@ -134,14 +134,13 @@ struct loadbalance *lb_create(struct run *run)
         char how[192] = "";
         if (cfg->lb_mode != LB_SHUFFLE) {
             const struct partitioner *pt = lb_partitioner(cfg);
+            const int phases = weights_per_cell(run) == 2, summed = phases && !pt->multi_weight_max;
             char decide[96] = " above the threshold";
             if (cfg->lb_decide == LB_DECIDE_GAIN)
                 snprintf(decide, sizeof decide, " above the threshold when the gain over %ld check%s exceeds the "
                          "cost", cfg->lb_horizon, cfg->lb_horizon == 1 ? "" : "s");
-            snprintf(how, sizeof how, "%s, %s%s%s", decide,
-                     weights_per_cell(run) == 2 ? "one weight per phase" : "one weight per cell",
-                     weights_per_cell(run) == 2 && !pt->multi_weight_max ? ", summed by " : "",
-                     weights_per_cell(run) == 2 && !pt->multi_weight_max ? pt->display : "");
+            snprintf(how, sizeof how, "%s, %s%s%s", decide, phases ? "one weight per phase" : "one weight per cell",
+                     summed ? ", summed by " : "", summed ? pt->display : "");
         }
         listing_printf(run->lst, "Balance", "Load balance every %ld cycles: %s%s, cost %s, %d padding "
                        "variables + an array of %d, transport %s", cfg->lb_period,

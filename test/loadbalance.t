@@ -86,8 +86,9 @@ for d in sod.2.p2p sod.3.p2p sod.4.a2a sedov.3.p2p; do
 done
 
 # ---- deciding by gain and cost (the default) ----
-hydro_in gain 3 $sod loadbalance.period=3 loadbalance.threshold=0 loadbalance.cost=region \
-    loadbalance.region_speed=150 loadbalance.cost_factor=200
+gain_lb="loadbalance.period=3 loadbalance.threshold=0 loadbalance.cost=region loadbalance.region_speed=150
+         loadbalance.cost_factor=200"
+hydro_in gain 3 $sod $gain_lb
 rc=$? # (costly cells 200 x a plain one: the first check usually pays, later ones often not)
 # every check: both figures, and the decision they give; a "rebalance" is done at that cycle
 awk '/Balance +Cycle [0-9]+: imbalance measured/ {
@@ -115,7 +116,6 @@ ok $? "loadbalance.cost_units fixes the extra work: no calibration, and the run 
 out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.cost_units=-1 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.cost_units'; ok $? "a negative loadbalance.cost_units exits 2"
 # the horizon: 1 check, then 2 checks (the last cycle binds at the end only)
-gain_lb="loadbalance.period=3 loadbalance.threshold=0 loadbalance.cost=region loadbalance.region_speed=150 loadbalance.cost_factor=200"
 hydro_in horizon1 3 $sod $gain_lb loadbalance.horizon=1 run.max_cycles=9
 rc=$?
 [ $rc -eq 0 ] && grep -q 'when the gain over 1 check exceeds the cost, one weight per phase,' horizon1/log &&
