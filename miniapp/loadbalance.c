@@ -80,18 +80,25 @@ static const struct partitioner *lb_partitioner(const struct config *cfg)
     return partitioner_named(deck_enum_name("loadbalance", "mode", cfg->lb_mode));
 }
 
-/* Weights per cell of a rebalance: 2 (one per phase) or 1. auto: per phase where the partitioner
- * balances several weights well and fast (METIS up to 8 parts, by recursive bisection); on 128
- * simulated ranks and more METIS's k-way left the total 0.7-1.3 out of balance and took 3 x
- * longer (BENCHMARKS.md), and Zoltan and PT-Scotch balance the sum. */
+/* Does the cost model add work (loadbalance.cost other than uniform, cost_factor above 1)? */
+static int cost_adds_work(const struct config *cfg) { return cfg->lb_cost != COST_UNIFORM && cfg->cost_factor > 1; }
+
+/* Weights per cell of a rebalance: 1, or one per phase (2) and one more for the cost model's extra
+ * work (3), which runs between the phases with its own synchronisations around it: balanced with
+ * the Lagrange phase's, the rank with the costly cells would do less of the Lagrange kernels and
+ * wait for the other at each of their synchronisations, then make it wait during the extra work.
+ * auto: per phase where the partitioner balances several weights well and fast (METIS up to 8
+ * parts, by recursive bisection); on 128 simulated ranks and more METIS's k-way left the total
+ * 0.7-1.3 out of balance and took 3 x longer (BENCHMARKS.md), and Zoltan and PT-Scotch balance
+ * the sum. */
 static int weights_per_cell(const struct run *run)
 {
     const struct config *cfg = &run->cfg;
     if (cfg->lb_mode == LB_SHUFFLE)
         return 1;
-    if (cfg->lb_weights == LB_WEIGHTS_AUTO)
-        return run->size <= lb_partitioner(cfg)->multi_weight_max ? 2 : 1;
-    return cfg->lb_weights == LB_WEIGHTS_PHASES ? 2 : 1;
+    int phases = cfg->lb_weights == LB_WEIGHTS_PHASES ||
+                 (cfg->lb_weights == LB_WEIGHTS_AUTO && run->size <= lb_partitioner(cfg)->multi_weight_max);
+    return phases ? 2 + cost_adds_work(cfg) : 1;
 }
 
 struct loadbalance *lb_create(struct run *run)
@@ -134,12 +141,14 @@ struct loadbalance *lb_create(struct run *run)
         char how[192] = "";
         if (cfg->lb_mode != LB_SHUFFLE) {
             const struct partitioner *pt = lb_partitioner(cfg);
-            const int phases = weights_per_cell(run) == 2, summed = phases && !pt->multi_weight_max;
+            const int ncon = weights_per_cell(run), summed = ncon > 1 && !pt->multi_weight_max;
             char decide[96] = " above the threshold";
             if (cfg->lb_decide == LB_DECIDE_GAIN)
                 snprintf(decide, sizeof decide, " above the threshold when the gain over %ld check%s exceeds the "
                          "cost", cfg->lb_horizon, cfg->lb_horizon == 1 ? "" : "s");
-            snprintf(how, sizeof how, "%s, %s%s%s", decide, phases ? "one weight per phase" : "one weight per cell",
+            static const char *const per[] = {"", "one weight per cell", "one weight per phase",
+                                              "one weight per phase and one for the cost model's extra work"};
+            snprintf(how, sizeof how, "%s, %s%s%s", decide, per[ncon],
                      summed ? ", summed by " : "", summed ? pt->display : "");
         }
         listing_printf(run->lst, "Balance", "Load balance every %ld cycles: %s%s, cost %s, %d padding "
@@ -182,6 +191,23 @@ void lb_account(struct loadbalance *lb, struct run *run, double seconds)
 enum { WEIGHT_UNIT = 8 }; /* a quiet plain cell's weight: room for fractions of the measured extra work */
 /* METIS and PT-Scotch add the weights in 32-bit integers: their total is kept below this */
 static const double WEIGHT_TOTAL_MAX = 1073741824.0; /* 2^30 */
+/* The cycles a new partition is expected to serve: `horizon` checks, as a rebalanced partition is
+ * kept until a check finds it out of balance, never past the last cycle or the final time (at the
+ * current step). */
+static long horizon_cycles(const struct run *run)
+{
+    const struct config *cfg = &run->cfg;
+    long horizon = cfg->lb_period * cfg->lb_horizon;
+    if (cfg->max_cycles > 0 && cfg->max_cycles - run->cycle < horizon)
+        horizon = cfg->max_cycles - run->cycle;
+    if (cfg->final_time > 0 && run->dt > 0) {
+        double left = ceil((cfg->final_time - run->time) / run->dt);
+        if (left < (double)horizon)
+            horizon = left > 0 ? (long)left : 0;
+    }
+    return horizon;
+}
+
 /* Cell weights (collective): the cost model's (1 or cost_factor) at the current time and state,
  * plus the work each cell did beyond a quiet cell's in the cycles since the last check, as the
  * case measures it (the hydro scheme's remap steps with moving nodes, which cost several quiet
@@ -189,7 +215,9 @@ static const double WEIGHT_TOTAL_MAX = 1073741824.0; /* 2^30 */
  * ncon 2: [cell][2], the Lagrange phase with the extra work (which runs between the phases),
  * and the remap with the moving cells' work, a quiet cell-cycle split between the two as the
  * case measured it (the hydro scheme's kernels: mostly Lagrange, since the remap skips cells at
- * rest); at least 1 in each, so that no constraint is empty. */
+ * rest); ncon 3: the Lagrange phase, the extra work, the remap. At least 1 in each, so that no
+ * constraint is empty. The cost model's cost is its mean over the cycles the partition is
+ * expected to serve (a region's slab moves on meanwhile). */
 static int *weights(struct loadbalance *lb, struct run *run, int ncon)
 {
     const struct mesh *m = run->mesh;
@@ -200,13 +228,16 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon)
     lb->work_cycles = 0; /* the case counts again from here (and from zero on a new mesh) */
     int q_id = registry_flagged(&run->reg, VAR_SHOCK); /* none (sync_only): no cell is in a shock */
     const double *q = q_id >= 0 ? run->reg.v[q_id].data : NULL;
+    const double t_end = run->time + (double)horizon_cycles(run) * run->dt; /* the cost model's, over the horizon */
     for (int32_t c = 0; c < m->ncells_owned; c++) {
-        double cost = cell_cost_of(&lb->model, m, m->node_xyz, q, c, run->time);
+        double cost = cell_cost_mean_of(&lb->model, m, m->node_xyz, q, c, run->time, t_end);
         if (ncon == 1) {
             w[c] = (int)lround(WEIGHT_UNIT * (cost + extra[c]));
-        } else {
-            w[2 * c] = (int)fmax(1.0, lround(WEIGHT_UNIT * (cost - (1.0 - share))));
-            w[2 * c + 1] = (int)fmax(1.0, lround(WEIGHT_UNIT * ((1.0 - share) + extra[c])));
+        } else { /* Lagrange (with the extra work when ncon is 2), extra work, remap */
+            const double lagrange = share, work = cost - 1.0, remap = (1.0 - share) + extra[c];
+            const double part[3] = {ncon == 2 ? lagrange + work : lagrange, ncon == 2 ? remap : work, remap};
+            for (int k = 0; k < ncon; k++)
+                w[ncon * c + k] = (int)fmax(1.0, lround(WEIGHT_UNIT * part[k]));
         }
     }
     free(extra);
@@ -223,7 +254,7 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon)
     if (ratio > 0)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: a cell's remap step with moving nodes costs %.3f "
                        "quiet cell-cycles (measured)", run->cycle, ratio);
-    if (ratio > 0 && ncon == 2)
+    if (ratio > 0 && ncon > 1)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: the Lagrange phase is %.1f%% of a quiet "
                        "cell-cycle (measured)", run->cycle, 100 * share);
     return w;
@@ -398,14 +429,7 @@ static double expected_cost(const struct loadbalance *lb, struct run *run, char 
 static int worth_it(const struct loadbalance *lb, struct run *run, const struct stats *st, double measured)
 {
     const struct config *cfg = &run->cfg;
-    long horizon = cfg->lb_period * cfg->lb_horizon; /* cycles, or to the end of the run */
-    if (cfg->max_cycles > 0 && cfg->max_cycles - run->cycle < horizon)
-        horizon = cfg->max_cycles - run->cycle;
-    if (cfg->final_time > 0 && run->dt > 0) { /* the cycles left to the final time at the current step */
-        double left = ceil((cfg->final_time - run->time) / run->dt);
-        if (left < (double)horizon)
-            horizon = left > 0 ? (long)left : 0;
-    }
+    const long horizon = horizon_cycles(run);
     double gain = lb->cycles > 0 ? (st->max - st->avg) / (double)lb->cycles * (double)horizon : 0;
     char source[96];
     double cost = expected_cost(lb, run, source, sizeof source);

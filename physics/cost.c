@@ -48,6 +48,25 @@ int cell_cost_of(const struct cost_params *cp, const struct mesh *m, const doubl
     return cell_cost(cp, centre, q ? q[c] : 0, time);
 }
 
+double cost_mean(const struct cost_params *cp, const double centre[3], double q, double t0, double t1)
+{
+    if (cp->kind != COST_REGION || !(t1 > t0))
+        return cell_cost(cp, centre, q, t0);
+    double sum = 0; /* the midpoint rule: exact to 1 / COST_MEAN_SAMPLES of the interval */
+    for (int k = 0; k < COST_MEAN_SAMPLES; k++)
+        sum += cell_cost(cp, centre, q, t0 + (t1 - t0) * (k + 0.5) / COST_MEAN_SAMPLES);
+    return sum / COST_MEAN_SAMPLES;
+}
+
+double cell_cost_mean_of(const struct cost_params *cp, const struct mesh *m, const double *x, const double *q,
+                         int32_t c, double t0, double t1)
+{
+    double xc[MAX_CELL_NODES][3], centre[3];
+    mesh_cell_coords(m, x, c, xc);
+    geom_centre(m->el, (const double(*)[3])xc, centre);
+    return cost_mean(cp, centre, q ? q[c] : 0, t0, t1);
+}
+
 double cost_burn_cells(const struct cost_params *cp, const struct eos *e, const struct mesh *m, const double *x,
                        const double *q, const double *rho, const double *eint, double time, int32_t nc)
 {

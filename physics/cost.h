@@ -26,6 +26,14 @@ int cell_cost(const struct cost_params *cp, const double centre[3], double q, do
 int cell_cost_of(const struct cost_params *cp, const struct mesh *m, const double *x, const double *q, int32_t c,
                  double time);
 
+/* The cost averaged over the times [t0, t1], from COST_MEAN_SAMPLES times spread evenly (a
+ * region's slab moves; the other models do not depend on time): what a partition serving those
+ * times should balance. cell_cost_mean_of: cell c's, as cell_cost_of. */
+enum { COST_MEAN_SAMPLES = 16 };
+double cost_mean(const struct cost_params *cp, const double centre[3], double q, double t0, double t1);
+double cell_cost_mean_of(const struct cost_params *cp, const struct mesh *m, const double *x, const double *q,
+                         int32_t c, double t0, double t1);
+
 /* The extra work of a cell of relative cost `cost`: (cost - 1) * units evaluations of the
  * equation of state of the cell's state. */
 long cost_evaluations(const struct cost_params *cp, int cost);

@@ -118,9 +118,9 @@ out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.cost_units=-1 2>&1); rc=$?
 # the horizon: 1 check, then 2 checks (the last cycle binds at the end only)
 hydro_in horizon1 3 $sod $gain_lb loadbalance.horizon=1 run.max_cycles=9
 rc=$?
-[ $rc -eq 0 ] && grep -q 'when the gain over 1 check exceeds the cost, one weight per phase,' horizon1/log &&
+[ $rc -eq 0 ] && grep -q "when the gain over 1 check exceeds the cost, one weight per phase and one for the cost model's extra work," horizon1/log &&
     [ "$(grep -o 'expected gain [0-9.]* s over the next [0-9]* cycles' horizon1/log | awk '{print $8}' | tr '\n' ' ')" = "3 3 0 " ]
-ok $? "loadbalance.horizon = 1 counts the gain until the next check only (3, 3, 0 cycles); 3 ranks: one weight per phase (exit $rc)"
+ok $? "loadbalance.horizon = 1 counts the gain until the next check only (3, 3, 0 cycles); 3 ranks, a region cost: one weight per phase and one for its extra work (exit $rc)"
 hydro_in horizon2 2 $sod $gain_lb loadbalance.horizon=2
 rc=$?
 [ $rc -eq 0 ] && grep -q 'when the gain over 2 checks exceeds the cost' horizon2/log &&

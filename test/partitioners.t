@@ -98,11 +98,13 @@ for pt in metis zoltan ptscotch; do
     awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 0.2 && a < b / 2) }'
     ok $? "loadbalance.mode = $pt: the first rebalance cuts the weight imbalance by half at least ($1 -> $2)"
 done
-# one weight per phase, which METIS balances each (the default is one weight per cell)
+# one weight per phase and one for the region's extra work, which METIS balances each
 for pt in metis zoltan; do
     hydro_in lb.phases.$pt 3 $sod $lb loadbalance.weights=phases loadbalance.mode=$pt
     rc=$?
-    [ $rc -eq 0 ] && [ "$(moved lb.phases.$pt)" -gt 0 ]; ok $? "loadbalance.weights = phases, $pt: $(moved lb.phases.$pt) cells moved"
+    [ $rc -eq 0 ] && [ "$(moved lb.phases.$pt)" -gt 0 ] &&
+        grep -q "one weight per phase and one for the cost model's extra work" lb.phases.$pt/log
+    ok $? "loadbalance.weights = phases, $pt: three weights (a region cost), $(moved lb.phases.$pt) cells moved"
     same sod.ref lb.phases.$pt 000010 "loadbalance.weights = phases, $pt: bit for bit 1 rank"
 done
 out=$(mpi 2 "$HYDRO" $sod loadbalance.weights=each 2>&1); rc=$?

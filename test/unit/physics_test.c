@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost.h"
 #include "eos.h"
 #include "geometry.h"
 #include "materials.h"
@@ -195,6 +196,22 @@ static void test_timestep(void)
            "the last step ends at final_time, below dt_min if need be; none shortened once it is reached");
 }
 
+/* The region model's cost averaged over a time interval (the load balancer's weights): a slab of
+ * a quarter of [0, 1] moving at one extent per unit of time. */
+static void test_cost_mean(void)
+{
+    const struct cost_params cp = {.kind = COST_REGION, .factor = 4, .xmin = 0, .xmax = 1, .width = 0.25, .speed = 1};
+    const double at[3] = {0.1, 0.5, 0.5};
+    double full = cost_mean(&cp, at, 0, 0.0, 1.0), inside = cost_mean(&cp, at, 0, 0.0, 0.05);
+    double left = cost_mean(&cp, at, 0, 0.2, 0.7), now = cost_mean(&cp, at, 0, 0.3, 0.3);
+    tap_ok(&t, full == 1.75 && inside == 4 && left == 1 && now == 1,
+           "cost_mean: a cell at x = 0.1 is in the slab a quarter of a period (%g = 1 + 3/4), all of [0, 0.05] (%g), "
+           "none of [0.2, 0.7] (%g); an empty interval gives the cost at its time (%g)", full, inside, left, now);
+    const struct cost_params shock = {.kind = COST_SHOCK, .factor = 4};
+    tap_ok(&t, cost_mean(&shock, at, 1.0, 0.0, 1.0) == 4 && cost_mean(&shock, at, 0.0, 0.0, 1.0) == 1,
+           "cost_mean: the shock model does not depend on time");
+}
+
 /* materials.relax = pressure on one mixed cell: water at 1e9 Pa beside air at 1e5 Pa */
 static void test_relax(void)
 {
@@ -241,5 +258,6 @@ int main(void)
     test_lengths();
     test_timestep();
     test_relax();
+    test_cost_mean();
     return tap_done(&t);
 }
