@@ -41,6 +41,13 @@ struct scheme {
 /* Point p's synchronisation through fn (whole, start or finish). The compute done since the last
  * communication is charged first: before a start, and before a finish's wait, which the work since
  * the start then overlaps (SMPI). A point of no group costs nothing. */
+/* The cycle's synchronisation points by name, for the listing. */
+static const char *const point_names[SP_COUNT] = {
+#define X(id, name, help) [id] = name,
+    SYNC_POINT_LIST(X)
+#undef X
+};
+
 static void book_op(void *ctx, enum sync_point p, void (*fn)(struct sync_book *, struct run *, int))
 {
     struct scheme *s = ctx;
@@ -202,7 +209,7 @@ static void *hydro_create(struct run *run)
         snprintf(s->totals.names[k], sizeof s->totals.names[k], "%s", run->cfg.mat[k].name);
     hydro_fields_register(&run->reg, s->h.hp.remap, s->h.hp.nmat, run->mesh->node_xyz, s->id);
     init_kernels(s, run);
-    sync_book_init(&s->book, SP_COUNT);
+    sync_book_init(&s->book, SP_COUNT, point_names);
     s->book.overlap = run->cfg.overlap && sync_points_overlap(s->pattern);
     hydro_attach(s, run);
     struct mesh *m = run->mesh;

@@ -55,7 +55,8 @@ static void *sync_create(struct run *run)
         sc->vars[v] = registry_add(&run->reg, name, cell ? VAR_CELL : VAR_NODE, (int)cfg->components,
                                    VAR_SYNC | VAR_CHECKPOINT | VAR_MIGRATE, "1");
     }
-    sync_book_init(&sc->book, 1);
+    static const char *const name[1] = {"exchange"};
+    sync_book_init(&sc->book, 1, name);
     sync_book_together(&sc->book, 0, cfg->grouped);
     sync_attach(sc, run);
     run->dt = run->dt_old = 1.0; /* no physics: time counts cycles */

@@ -9,10 +9,11 @@
 #include "ghostcheck.h"
 #include "run.h"
 
-void sync_book_init(struct sync_book *b, int npoints)
+void sync_book_init(struct sync_book *b, int npoints, const char *const *names)
 {
     memset(b, 0, sizeof *b);
     b->npoints = npoints;
+    b->names = names;
     b->point = xcalloc((size_t)(npoints ? npoints : 1), sizeof *b->point);
     const char *env = getenv("HYDRO_CHECK_GHOSTS");
     b->check = env && !strcmp(env, "1");
@@ -59,12 +60,14 @@ static void start_point(struct sync_book *b, struct run *run, int point, int all
     if (b->in_flight >= 0)
         hydro_fatal(run->comm, EXIT_RUNTIME, "synchronisation point %d started while %d is in flight", point,
                     b->in_flight);
+    const double t0 = timers_now();
     timers_start(&run->tm, TIMER_SYNC);
     if (p->together || p->ngroups == 1) {
         for (int g = 0; g < p->ngroups; g++)
             sync_start(p->g[g]);
         if (allowed) {
             timers_stop(&run->tm, TIMER_SYNC);
+            p->seconds += timers_now() - t0;
             b->in_flight = point;
             b->overlapped++;
             if (b->check) { /* what the ghosts must hold: the owners' values as sent */
@@ -84,6 +87,7 @@ static void start_point(struct sync_book *b, struct run *run, int point, int all
         }
     }
     timers_stop(&run->tm, TIMER_SYNC);
+    p->seconds += timers_now() - t0;
     check_point(b, run, p, NULL);
 }
 
@@ -115,6 +119,7 @@ void sync_book_finish(struct sync_book *b, struct run *run, int point)
         sync_finish(p->g[g]);
     timers_stop(&run->tm, TIMER_SYNC);
     b->waited += timers_now() - t0;
+    p->seconds += timers_now() - t0;
     b->in_flight = -1;
     check_point(b, run, p, b->fetched);
 }
@@ -159,6 +164,8 @@ void sync_book_reset(struct sync_book *b)
     memset(&b->mat, 0, sizeof b->mat);
     b->overlapped = 0;
     b->waited = 0;
+    for (int i = 0; i < b->npoints; i++)
+        b->point[i].seconds = 0;
 }
 
 void sync_book_totals(const struct sync_book *b, long long *syncs, long long *messages, long long *bytes)
@@ -181,6 +188,23 @@ struct sync_tally sync_book_material(const struct sync_book *b)
         for (int g = 0; g < b->point[i].ngroups; g++)
             tally_add(&t, b->point[i].g[g]);
     return t;
+}
+
+/* The seconds each rank spent in each point that synchronised anything, over ranks: a rank that
+ * finished the work before a point first waits there for the others. */
+static void seconds_by_point(const struct sync_book *b, struct run *run)
+{
+    double *sec = xmalloc((size_t)(b->npoints ? b->npoints : 1) * sizeof *sec);
+    struct stats *st = xmalloc((size_t)(b->npoints ? b->npoints : 1) * sizeof *st);
+    for (int i = 0; i < b->npoints; i++)
+        sec[i] = b->point[i].seconds;
+    comm_stats(run->comm, sec, b->npoints, st);
+    for (int i = 0; i < b->npoints; i++)
+        if (st[i].max > 0)
+            listing_printf(run->lst, "Sync", "Point %s: seconds in it per rank min %.6f (rank %d) avg %.6f max %.6f "
+                           "(rank %d)", b->names[i], st[i].min, st[i].rank_min, st[i].avg, st[i].max, st[i].rank_max);
+    free(sec);
+    free(st);
 }
 
 void sync_book_report(const struct sync_book *b, struct run *run)
@@ -207,6 +231,7 @@ void sync_book_report(const struct sync_book *b, struct run *run)
     if (b->check)
         listing_printf(run->lst, "Sync", "HYDRO_CHECK_GHOSTS: %lld synchronisations checked, %lld ghost values "
                        "over ranks equal their owners' bit for bit", b->checked, comm_sum_ll(run->comm, b->values));
+    seconds_by_point(b, run);
     struct sync_tally t = sync_book_material(b);
     if (t.syncs) /* the materials' share: messages sized by the ghosts' composition */
         listing_printf(run->lst, "Sync",

@@ -9,10 +9,13 @@ struct sync_group;
 
 struct sync_book {
     int npoints;
+    const char *const *names; /* the points', for the listing */
     struct book_point {
         int together; /* 1: every group started, then every group finished; 0: one after the other */
         int ngroups, cap;
         struct sync_group **g;
+        double seconds; /* inside its synchronisations since the last reset: packing, sending, waiting
+                         * for the slowest rank of the work before it, unpacking (kept across drops) */
     } *point;
     long long syncs, messages, bytes; /* done by the groups dropped so far (rebalances) */
     struct sync_tally {
@@ -29,7 +32,7 @@ struct sync_book {
     struct inbox *fetched; /* with check: per group of that point, its owners' values at the start */
 };
 
-void sync_book_init(struct sync_book *b, int npoints);
+void sync_book_init(struct sync_book *b, int npoints, const char *const *names);
 /* Collective: records one more group at point, of the n registry variables ids (one centering:
  * the plan of their items), persistent or basic as the deck's [parallel] sync says. Every rank
  * records the same groups in the same order. */
@@ -54,7 +57,8 @@ void sync_book_reset(struct sync_book *b);
 void sync_book_totals(const struct sync_book *b, long long *syncs, long long *messages, long long *bytes);
 /* This rank's totals of the groups of material variables (part of sync_book_totals'). */
 struct sync_tally sync_book_material(const struct sync_book *b);
-/* The listing lines both cases print: messages and bytes per cycle, over ranks. Collective. */
+/* The listing lines both cases print: messages and bytes per cycle, over ranks, and the seconds
+ * spent in each point over ranks (where a rank waits for the others). Collective. */
 void sync_book_report(const struct sync_book *b, struct run *run);
 void sync_book_free(struct sync_book *b);
 

@@ -114,6 +114,23 @@ grep -q 'Synchronisations per cycle: 62.0 (pattern mahyco' bi3mahyco/log
 ok $? "bisod_x, mahyco pattern: 62 synchronisations per 3D cycle, as MaHyCo"
 grep -q 'Synchronisations per cycle: 9.0 (pattern minimal' bi3minimal/log
 ok $? "bisod_x, minimal pattern: 9 synchronisations per cycle (cell and node groups of 2 points per directional step)"
+# the seconds in each point over ranks: a line per point that synchronises something, min <= avg
+# <= max, the ranks named, and their sum within the sync timer's (the points add the time an
+# exchange stays in flight: minimal overlaps, mahyco does not)
+points_ok() { # LOG POINTS...
+    log=$1
+    shift
+    for p in "$@"; do
+        grep -Eq "^\*I-Sync       Point $p: seconds in it per rank min [0-9.]+ \(rank [0-9]\) avg [0-9.]+ max [0-9.]+ \(rank [0-9]\)$" "$log" ||
+            { diag "no line for point $p"; return 1; }
+    done
+    awk '/Point [a-z_]+: seconds in it per rank/ { if (!($10 <= $14 && $14 <= $16)) bad = 1; n++; s += $14 }
+         /^\*I-Timers       sync / && NF == 7 { sync = $5 }
+         END { if (bad || n != NPOINTS || s < sync * 0.99) { print n " points, avg sum " s ", sync avg " sync; exit 1 } }' \
+        NPOINTS=$# "$log" > points.check || { diag "$(cat points.check)"; return 1; }
+}
+points_ok bi3mahyco/log save velocity position remap_values remap_slopes remap_cells remap_nodes step_end end_remap
+ok $? "bisod_x on 3 ranks, mahyco: the seconds in each of its 9 synchronisation points, over ranks"
 
 # ---- the remap skips the items a step cannot change: the same bits as computing them ----
 # (HYDRO_REMAP_ALL=1 computes every cell and node; a cell through which nothing flows keeps its
