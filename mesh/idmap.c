@@ -51,20 +51,27 @@ static void grow(struct idmap *m)
     free(old.vals);
 }
 
-int idmap_put(struct idmap *m, int64_t key, int64_t val)
+int64_t idmap_get_or_put(struct idmap *m, int64_t key, int64_t val)
 {
     if (2 * (m->n + 1) > m->cap)
         grow(m);
     size_t mask = m->cap - 1, i = (size_t)mix((uint64_t)key) & mask;
     while (m->keys[i] >= 0) {
         if (m->keys[i] == key)
-            return 0;
+            return m->vals[i];
         i = (i + 1) & mask;
     }
     m->keys[i] = key;
     m->vals[i] = val;
     m->n++;
-    return 1;
+    return val;
+}
+
+int idmap_put(struct idmap *m, int64_t key, int64_t val)
+{
+    const size_t before = m->n;
+    idmap_get_or_put(m, key, val);
+    return m->n > before;
 }
 
 int64_t idmap_get(const struct idmap *m, int64_t key)

@@ -15,6 +15,8 @@ void idmap_init(struct idmap *m, size_t expected);
 void idmap_free(struct idmap *m);
 /* Insert key -> val unless key is present. Returns 1 when inserted, 0 when it was there. */
 int idmap_put(struct idmap *m, int64_t key, int64_t val);
+/* The value of key, inserting key -> val first when it is absent (one lookup for both). */
+int64_t idmap_get_or_put(struct idmap *m, int64_t key, int64_t val);
 /* Value of key, or -1 when absent. */
 int64_t idmap_get(const struct idmap *m, int64_t key);
 
