@@ -350,11 +350,21 @@ static double hydro_burn_seconds(void *self, long n)
 static double hydro_active_work(void *self, struct run *run, long cycles, double *extra, double *lagrange_share)
 {
     struct scheme *s = self;
-    double model[2];
-    model[0] = kernels_active_ratio(&s->kern, &model[1]);
-    comm_sum_doubles(run->comm, model, 2); /* the ranks' means: one model for every rank */
-    double ratio = model[0] / run->size;
-    *lagrange_share = model[1] / run->size;
+    struct kernel_sums all[K_COUNT]; /* every rank's calls in one fit: one model for every rank, */
+    double v[K_COUNT][KERNEL_SUMS_FIELDS], *field[KERNEL_SUMS_FIELDS]; /* a rank without cells included */
+    memcpy(all, s->kern.sums, sizeof all);
+    for (int i = 0; i < K_COUNT; i++) {
+        kernel_sums_fields(&all[i], field);
+        for (int f = 0; f < KERNEL_SUMS_FIELDS; f++)
+            v[i][f] = *field[f];
+    }
+    comm_sum_doubles(run->comm, &v[0][0], K_COUNT * KERNEL_SUMS_FIELDS);
+    for (int i = 0; i < K_COUNT; i++) {
+        kernel_sums_fields(&all[i], field);
+        for (int f = 0; f < KERNEL_SUMS_FIELDS; f++)
+            *field[f] = v[i][f];
+    }
+    double ratio = kernels_active_ratio(all, lagrange_share);
     const struct mesh *m = run->mesh;
     uint32_t *steps = s->kern.cell_steps;
     for (int32_t c = 0; c < m->ncells_owned; c++)

@@ -31,6 +31,12 @@ void kernel_sums_add(struct kernel_sums *s, double n, double m, double t)
     s->tm += t * m;
 }
 
+void kernel_sums_fields(struct kernel_sums *s, double *field[KERNEL_SUMS_FIELDS])
+{
+    double *f[KERNEL_SUMS_FIELDS] = {&s->n, &s->m, &s->t, &s->nn, &s->nm, &s->mm, &s->tn, &s->tm};
+    memcpy(field, f, sizeof f);
+}
+
 void kernel_fit(const struct kernel_sums *s, double *a, double *b)
 {
     *a = *b = 0;
@@ -225,20 +231,20 @@ void kernels_track(struct kernels *k)
     k->on = 1;
 }
 
-double kernels_active_ratio(const struct kernels *k, double *lagrange_share)
+double kernels_active_ratio(const struct kernel_sums sums[K_COUNT], double *lagrange_share)
 {
     double quiet = 0, active = 0, lagrange = 0;
     for (int i = 0; i < K_COUNT; i++) {
         double a, b;
-        kernel_fit(&k->sums[i], &a, &b);
-        quiet += a * k->sums[i].n;
-        lagrange += i < K_FIRST_REMAP ? a * k->sums[i].n : 0;
-        active += b * k->sums[i].m;
+        kernel_fit(&sums[i], &a, &b);
+        quiet += a * sums[i].n;
+        lagrange += i < K_FIRST_REMAP ? a * sums[i].n : 0;
+        active += b * sums[i].m;
     }
     *lagrange_share = quiet > 0 ? lagrange / quiet : 0.5; /* the fits' a are never negative */
     /* per owned cell-cycle (lagrange_dt: the owned cells, once a cycle) and per active owned
      * cell-step (remap_finish: the owned cells, once a step, its active items those that moved) */
-    double cell_cycles = k->sums[K_DT].n, active_steps = k->sums[K_R_FINISH].m;
+    double cell_cycles = sums[K_DT].n, active_steps = sums[K_R_FINISH].m;
     if (!(quiet > 0 && cell_cycles > 0 && active_steps > 0))
         return 0;
     return (active / active_steps) / (quiet / cell_cycles);

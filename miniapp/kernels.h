@@ -17,6 +17,9 @@ struct kernel_sums {
     double nn, nm, mm, tn, tm;  /* products summed over calls */
 };
 void kernel_sums_add(struct kernel_sums *s, double n, double m, double t);
+/* Pointers to its sums (every field but calls), to add them over ranks. */
+enum { KERNEL_SUMS_FIELDS = 8 };
+void kernel_sums_fields(struct kernel_sums *s, double *field[KERNEL_SUMS_FIELDS]);
 /* Seconds per item (a) and per active item (b), both >= 0. Where m is always n, or too close to
  * a multiple of it to tell apart, b = 0 and a = sum(t n) / sum(n n). */
 void kernel_fit(const struct kernel_sums *s, double *a, double *b);
@@ -75,11 +78,11 @@ void kernels_flush(struct kernels *k);
  * (cell_steps), from the next attach on. */
 void kernels_track(struct kernels *k);
 /* What an active cell costs per remap step over what a quiet cell costs per cycle, from the fits
- * of every kernel's calls so far: sum b m over active owned cell-steps, against sum a n over
- * owned cell-cycles (ghost work counted on the owned cells). 0 before any remap step.
- * *lagrange_share: the Lagrange phase's kernels' part of that quiet cost (0.5 when nothing was
- * measured). */
-double kernels_active_ratio(const struct kernels *k, double *lagrange_share);
+ * of every kernel's calls summed in sums (one rank's, or every rank's added): sum b m over active
+ * owned cell-steps, against sum a n over owned cell-cycles (ghost work counted on the owned
+ * cells). 0 before any remap step. *lagrange_share: the Lagrange phase's kernels' part of that
+ * quiet cost (0.5 when nothing was measured). */
+double kernels_active_ratio(const struct kernel_sums sums[K_COUNT], double *lagrange_share);
 /* One line per kernel: name calls items active_items seconds a b (seconds per item and per active
  * item), after a comment header; the model reads a and b back. */
 void kernels_write(const struct kernels *k, FILE *out, const char *what);
