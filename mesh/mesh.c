@@ -98,7 +98,9 @@ static void assemble_nodes(struct mesh *m, struct scratch *w, const struct cells
     for (int64_t c = 0; c < nc; c++)
         for (int k = 0; k < nv; k++) {
             int64_t g = w->cell_node_gid[c * nv + k];
-            if (idmap_put(&node_slot, g, nn)) {
+            /* each corner's slot, in cell_nodes until the slots have local indices (below) */
+            m->cell_nodes[c * nv + k] = (int32_t)idmap_get_or_put(&node_slot, g, nn);
+            if (m->cell_nodes[c * nv + k] == nn) {
                 if (nn == cap) {
                     cap *= 2;
                     ngid = xrealloc(ngid, (size_t)cap * sizeof *ngid);
@@ -152,7 +154,7 @@ static void assemble_nodes(struct mesh *m, struct scratch *w, const struct cells
     free(o);
     free(ngid);
     for (int64_t i = 0; i < nc * nv; i++)
-        m->cell_nodes[i] = local[idmap_get(&node_slot, w->cell_node_gid[i])];
+        m->cell_nodes[i] = local[m->cell_nodes[i]];
     free(local);
     idmap_free(&node_slot);
     free(w->cell_node_gid);
