@@ -357,6 +357,13 @@ void outbox_init_pooled(struct outbox *o, MPI_Comm comm, struct comm_pool *pool)
     o->pool = pool;
 }
 
+void comm_pool_release_send(struct comm_pool *p)
+{
+    for (int r = 0; r < p->nranks; r++)
+        buf_free(&p->to[r]);
+    buf_free(&p->send);
+}
+
 void comm_pool_free(struct comm_pool *p)
 {
     for (int r = 0; r < p->nranks; r++)

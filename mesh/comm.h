@@ -136,6 +136,9 @@ struct comm_pool {
     struct buf send; /* MPI_Alltoallv's send block */
 };
 void comm_pool_free(struct comm_pool *p);
+/* Frees its send buffers and send block (after an exchange, when they will not be reused soon),
+ * keeping the received messages. */
+void comm_pool_release_send(struct comm_pool *p);
 void outbox_init(struct outbox *o, MPI_Comm comm);
 /* An outbox that packs into pool's send buffers; its exchange receives into pool's block. */
 void outbox_init_pooled(struct outbox *o, MPI_Comm comm, struct comm_pool *pool);

@@ -30,7 +30,7 @@ struct loadbalance {
     int collective;            /* ARCANE_MESH_EXCHANGE_USE_COLLECTIVE */
     long rebalances;
     long long cells_moved;
-    struct comm_pool pools[2]; /* migration buffers, kept from one migration to the next */
+    struct comm_pool pools[2]; /* migration buffers, kept from one migration to the next with mode = shuffle */
 };
 
 /* Exact in double for global ids below 2^36. */
@@ -359,6 +359,9 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     struct migration mg;
     migration_run(run->comm, m, &run->reg, dest, lb->collective, lb->pools, &mg);
     free(dest);
+    const int keep = cfg->lb_mode == LB_SHUFFLE; /* a decided rebalance is rare: its buffers are not kept */
+    for (int f = 0; f < 2 && !keep; f++)
+        comm_pool_release_send(&lb->pools[f]); /* sent: gone before the new mesh is built (peak memory) */
     double t1 = comm_wtime();
     /* the old mesh and its plans go before the new mesh is built, so that the two meshes never
      * coexist (peak memory); the variables' old arrays go one by one in migration_finish */
@@ -373,7 +376,9 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     if (!nm)
         run_exit_collective(run, EXIT_RUNTIME, err);
     migration_finish(&mg, nm, &run->reg);
-    release_freed_memory(); /* the old variables' arrays and mesh_build's scratch */
+    for (int f = 0; f < 2 && !keep; f++)
+        comm_pool_free(&lb->pools[f]); /* the received messages, read */
+    release_freed_memory(); /* the old variables' arrays, mesh_build's scratch, the buffers */
     run->mesh = nm;
     sync_plans_build(run->comm, nm, &run->cell_plan, &run->node_plan);
     sync_all(run, VAR_CELL); /* the new ghosts from their owners */
