@@ -4,18 +4,22 @@
 # 200 x 200) and memory and loop time on 2 ranks (mahyco.ini, 3 ghost layers), the binaries
 # alternating run by run (which goes first alternates too), so that the machine's drift falls on
 # both; medians over the repeats and the ratio B / A, printed as a Markdown table.
-# usage: run/bench_compare.sh [-r REPEATS] [-c CYCLES] HYDRO_A HYDRO_B
+# usage: run/bench_compare.sh [-r REPEATS] [-c CYCLES] [-o FILE] HYDRO_A HYDRO_B
+#   -o appends "key value" lines compare_<run>_<figure>_a, _b and _ratio (run: 3d 2d 2r; figure:
+#      lagrange loop remap mem) to FILE
 # env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 mpirun_cmd=${MPIRUN:-mpirun}
 repeats=5
 cycles=20
-usage() { echo "usage: $0 [-r REPEATS] [-c CYCLES] HYDRO_A HYDRO_B" >&2; exit 2; }
-while getopts r:c: opt; do
+out=
+usage() { echo "usage: $0 [-r REPEATS] [-c CYCLES] [-o FILE] HYDRO_A HYDRO_B" >&2; exit 2; }
+while getopts r:c:o: opt; do
     case $opt in
     r) repeats=$OPTARG ;;
     c) cycles=$OPTARG ;;
+    o) out=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -75,5 +79,7 @@ for case in 3d 2d 2r; do
         label=$([ $f = mem ] && echo "peak RSS B per owned cell" || echo "$f ns")
         awk -v n="$name" -v l="$label" -v a="$a" -v b="$b" \
             'BEGIN {printf "| %s | %s | %.0f | %.0f | %.3f |\n", n, l, a, b, (a > 0 ? b / a : 0)}'
+        [ -z "$out" ] || awk -v k="compare_${case}_$f" -v a="$a" -v b="$b" \
+            'BEGIN {printf "%s_a %s\n%s_b %s\n%s_ratio %.6f\n", k, a, k, b, k, (a > 0 ? b / a : 0)}' >> "$out"
     done
 done

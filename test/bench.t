@@ -196,6 +196,22 @@ grep -q "a Gmsh file" "$scratch/gpart.txt" || st=1
 ok $st "bench_partition.sh -g (a Gmsh file of the cube): one row per partitioner"
 [ $st -eq 0 ] || diag "$(cat "$scratch/gpart.txt")"
 
+# bench_compare.sh (make bench's comparison with the code issue 18 started from): a binary against
+# itself, one repeat of 2 cycles; every figure of every run in the -o file, the ratios positive
+MPI_ARGS=--oversubscribe sh run/bench_compare.sh -r 1 -c 2 -o "$scratch/cmp.kv" "$BUILD/hydro" "$BUILD/hydro" \
+    > "$scratch/cmp.txt" 2>&1
+st=$?
+for run in 3d 2d 2r; do
+    for f in lagrange remap loop mem; do
+        for x in a b ratio; do positive "compare_${run}_${f}_$x" "$scratch/cmp.kv" || st=1; done
+    done
+done
+grep -Eq '^\| 1 rank, 3D bisod_x 40k cells \| loop ns \| [0-9]+ \| [0-9]+ \| [0-9.]+ \|$' "$scratch/cmp.txt" || st=1
+ok $st "bench_compare.sh -o: the A, B and B / A figures of the three runs, and the table"
+[ $st -eq 0 ] || diag "$(cat "$scratch/cmp.txt")"
+sh run/bench_compare.sh -r 0 "$BUILD/hydro" "$BUILD/hydro" > /dev/null 2>&1
+ok $(($? != 2)) "bench_compare.sh -r 0: exit 2"
+
 # the report's driver refuses bad usage before running anything
 sh run/bench_report.sh -n 1 > /dev/null 2>&1
 ok $(($? != 2)) "bench_report.sh -n 1: exit 2"
