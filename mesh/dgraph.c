@@ -43,37 +43,27 @@ static int ask_cmp(const void *a, const void *b)
 
 /* The cells around each node of the local cells, each list in ascending cell index. */
 struct around {
-    int64_t *off;  /* [nodes + 1], nodes numbered densely in order of first appearance */
-    int32_t *cell; /* [n * nv] */
-    int32_t *node; /* [n * nv] the dense number of each corner's node */
-    unsigned char *repeats; /* [n] 1 where the cell has a node at two corners */
+    struct idmap index; /* node gid -> dense index */
+    int64_t *off;       /* [nodes + 1] */
+    int32_t *cell;      /* [n * nv] */
 };
 
 static void around_build(struct around *a, const struct element *el, int64_t n, const int64_t *nodes)
 {
     const int nv = el->nnodes;
-    struct idmap index; /* node gid -> dense number: one lookup per corner */
-    idmap_init(&index, (size_t)n + (size_t)n / 4 + 16);
-    a->node = xmalloc((size_t)(n > 0 ? n * nv : 1) * sizeof *a->node);
+    idmap_init(&a->index, (size_t)n + (size_t)n / 4 + 16);
     int64_t nn = 0;
-    for (int64_t i = 0; i < n * nv; i++) {
-        a->node[i] = (int32_t)idmap_get_or_put(&index, nodes[i], nn);
-        nn += a->node[i] == nn;
-    }
-    idmap_free(&index);
-    a->repeats = xcalloc((size_t)(n > 0 ? n : 1), sizeof *a->repeats);
-    for (int64_t c = 0; c < n; c++)
-        for (int i = 0; i < nv; i++)
-            for (int j = i + 1; j < nv; j++)
-                a->repeats[c] |= a->node[c * nv + i] == a->node[c * nv + j];
+    for (int64_t i = 0; i < n * nv; i++)
+        nn += idmap_put(&a->index, nodes[i], nn);
     a->off = xcalloc((size_t)nn + 1, sizeof *a->off);
     for (int64_t i = 0; i < n * nv; i++)
-        a->off[a->node[i] + 1]++;
+        a->off[idmap_get(&a->index, nodes[i]) + 1]++;
     for (int64_t i = 0; i < nn; i++)
         a->off[i + 1] += a->off[i];
     a->cell = xmalloc((size_t)(n > 0 ? n * nv : 1) * sizeof *a->cell);
-    for (int64_t i = 0; i < n * nv; i++)
-        a->cell[a->off[a->node[i]]++] = (int32_t)(i / nv);
+    for (int64_t c = 0; c < n; c++)
+        for (int k = 0; k < nv; k++)
+            a->cell[a->off[idmap_get(&a->index, nodes[c * nv + k])]++] = (int32_t)c;
     for (int64_t i = nn; i > 0; i--) /* back to the starts: lists are in ascending cell */
         a->off[i] = a->off[i - 1];
     a->off[0] = 0;
@@ -81,15 +71,21 @@ static void around_build(struct around *a, const struct element *el, int64_t n, 
 
 static void around_free(struct around *a)
 {
+    idmap_free(&a->index);
     free(a->off);
     free(a->cell);
-    free(a->node);
-    free(a->repeats);
 }
 
 /* Does cell d (node ids nodes of d) have a face whose key is key? */
-static int has_face_key(const struct element *el, const int64_t *nodes, const int64_t key[4])
+static int has_face(const struct element *el, const int64_t *nodes, const int64_t key[4])
 {
+    for (int i = 0; i < el->nface_nodes; i++) { /* cheap test first: all nodes in d */
+        int found = 0;
+        for (int k = 0; k < el->nnodes && !found; k++)
+            found = nodes[k] == key[i];
+        if (!found)
+            return 0;
+    }
     for (int t = 0; t < el->nfaces; t++) {
         int64_t k2[4];
         element_face_key(el, nodes, t, k2);
@@ -99,37 +95,11 @@ static int has_face_key(const struct element *el, const int64_t *nodes, const in
     return 0;
 }
 
-/* The same for a cell d that repeats no node, given the face's nodes as dense numbers dn[0 ..
- * nfn), distinct (dnode: d's corners' dense numbers): its corners holding them, when it holds
- * every one, are those of one of its faces (fmask: each face's corners) or of none. */
-static int has_face_distinct(const struct element *el, const unsigned *fmask, const int32_t *dnode,
-                             const int32_t *dn)
-{
-    unsigned mask = 0;
-    for (int i = 0; i < el->nface_nodes; i++) {
-        int k = 0;
-        while (k < el->nnodes && dnode[k] != dn[i])
-            k++;
-        if (k == el->nnodes)
-            return 0;
-        mask |= 1u << k;
-    }
-    for (int t = 0; t < el->nfaces; t++)
-        if (fmask[t] == mask)
-            return 1;
-    return 0;
-}
-
-/* The faces of cell c in key order (insertion sort: at most 6), and each face's corner holding
- * its smallest node. */
-static void sorted_faces(const struct element *el, const int64_t *nodes, int64_t key[][4], int *order, int *low)
+/* The faces of cell c in key order (insertion sort: at most 6). */
+static void sorted_faces(const struct element *el, const int64_t *nodes, int64_t key[][4], int *order)
 {
     for (int f = 0; f < el->nfaces; f++) {
         element_face_key(el, nodes, f, key[f]);
-        low[f] = el->face_nodes[f][0];
-        for (int i = 1; i < el->nface_nodes; i++)
-            if (nodes[el->face_nodes[f][i]] < nodes[low[f]])
-                low[f] = el->face_nodes[f][i];
         int j = f;
         for (; j > 0 && key_cmp(key[order[j - 1]], key[f]) > 0; j--)
             order[j] = order[j - 1];
@@ -155,28 +125,18 @@ static int32_t local_rows(struct dgraph *g, const struct around *ar, const struc
     g->adjncy = xmalloc((size_t)cap * sizeof *g->adjncy);
     struct face_ask *asks = xmalloc((size_t)ask_cap * sizeof *asks);
     g->xadj[0] = 0;
-    unsigned fmask[MAX_CELL_FACES] = {0};
-    for (int t = 0; t < nf; t++)
-        for (int i = 0; i < el->nface_nodes; i++)
-            fmask[t] |= 1u << el->face_nodes[t][i];
     for (int64_t c = 0; c < n; c++) {
         int64_t key[MAX_CELL_FACES][4];
-        int order[MAX_CELL_FACES], low[MAX_CELL_FACES];
+        int order[MAX_CELL_FACES];
         if (len + 2 * nf > INT32_MAX || nask + nf > INT32_MAX / 2) /* before a row could overflow */
             hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "the dual graph has over 2^31 edges on this rank");
-        sorted_faces(el, nodes + c * nv, key, order, low);
+        sorted_faces(el, nodes + c * nv, key, order);
         for (int i = 0; i < nf; i++) {
             const int64_t *k = key[order[i]];
-            int64_t s = a.node[c * nv + low[order[i]]], pred = -1, succ = -1;
-            int32_t dn[MAX_FACE_NODES];
-            for (int f = 0; f < el->nface_nodes; f++)
-                dn[f] = a.node[c * nv + el->face_nodes[order[i]][f]];
+            int64_t s = idmap_get(&a.index, k[0]), pred = -1, succ = -1;
             for (int64_t j = a.off[s]; j < a.off[s + 1]; j++) {
                 int64_t d = a.cell[j];
-                if (d == c)
-                    continue;
-                if (a.repeats[c] || a.repeats[d] ? !has_face_key(el, nodes + d * nv, k)
-                                                 : !has_face_distinct(el, fmask, a.node + d * nv, dn))
+                if (d == c || !has_face(el, nodes + d * nv, k))
                     continue;
                 if (d < c)
                     pred = d; /* ascending list: the last one below c */
@@ -366,10 +326,10 @@ void dgraph_from_mesh(MPI_Comm comm, const struct mesh *m, const int32_t *weight
     g->xadj[0] = 0;
     for (int32_t c = 0; c < m->ncells_owned; c++) {
         int64_t nodes[MAX_CELL_NODES], key[MAX_CELL_FACES][4];
-        int order[MAX_CELL_FACES], low[MAX_CELL_FACES];
+        int order[MAX_CELL_FACES];
         for (int k = 0; k < nv; k++)
             nodes[k] = m->node_gid[m->cell_nodes[(size_t)c * nv + k]];
-        sorted_faces(el, nodes, key, order, low); /* neighbours in face key order, as dgraph_build */
+        sorted_faces(el, nodes, key, order); /* neighbours in face key order, as dgraph_build */
         for (int i = 0; i < nf; i++) {
             const int32_t face = m->cell_faces[(size_t)c * nf + order[i]];
             const int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
