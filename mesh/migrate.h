@@ -41,7 +41,8 @@ struct migration {
  * selects MPI_Alltoallv instead of point-to-point messages. The ghosts of m must hold their
  * owners' values (synchronise every variable first): any local copy of an item is used.
  * pools: NULL, or [2] buffer pools (cells, nodes) kept from one migration to the next; the
- * received messages live in them until migration_free. */
+ * received messages live in them until migration_free or until the caller frees the pools
+ * (comm_pool_free), whichever comes first: migration_finish is the last to read them. */
 void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *reg, const int *dest, int collective,
                    struct comm_pool *pools, struct migration *mg);
 /* m is not used after migration_run: free it before building the new mesh, so that the two

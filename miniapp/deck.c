@@ -213,7 +213,8 @@ const struct deck_key deck_keys[] = {
      OFF(lb_mode)},
     {"loadbalance", "weights", KEY_ENUM, "auto", 0, 0, lb_weightings,
      "total: one weight per cell, its whole cost; phases: the Lagrange phase, the remap with its moving cells "
-     "and, where the cost model adds work, that work (it runs between the phases), each balanced on its own "
+     "and, where the cost model adds work (cost not uniform, cost_factor above 1), that work (it runs between "
+     "the phases), each balanced on its own "
      "(metis; zoltan and ptscotch take their sum; on 128 "
      "ranks and more METIS then balances the total poorly and partitions 3 x slower); auto: phases with metis on "
      "up to 8 ranks, total otherwise",

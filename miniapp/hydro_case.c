@@ -38,9 +38,6 @@ struct scheme {
 
 /* ---- the halo operations of the cycle (struct cycle_ops) ---- */
 
-/* Point p's synchronisation through fn (whole, start or finish). The compute done since the last
- * communication is charged first: before a start, and before a finish's wait, which the work since
- * the start then overlaps (SMPI). A point of no group costs nothing. */
 /* The cycle's synchronisation points by name, for the listing. */
 static const char *const point_names[SP_COUNT] = {
 #define X(id, name, help) [id] = name,
@@ -48,6 +45,9 @@ static const char *const point_names[SP_COUNT] = {
 #undef X
 };
 
+/* Point p's synchronisation through fn (whole, start or finish). The compute done since the last
+ * communication is charged first: before a start, and before a finish's wait, which the work since
+ * the start then overlaps (SMPI). A point of no group costs nothing. */
 static void book_op(void *ctx, enum sync_point p, void (*fn)(struct sync_book *, struct run *, int))
 {
     struct scheme *s = ctx;

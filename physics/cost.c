@@ -52,7 +52,10 @@ double cost_mean(const struct cost_params *cp, const double centre[3], double q,
 {
     if (cp->kind != COST_REGION || !(t1 > t0))
         return cell_cost(cp, centre, q, t0);
-    double sum = 0; /* the midpoint rule: exact to 1 / COST_MEAN_SAMPLES of the interval */
+    const double period = cp->speed != 0 ? 1.0 / fabs(cp->speed) : 0; /* the slab's, in time units */
+    if (period > 0 && t1 - t0 > period)
+        t1 = t0 + period; /* the mean over a period is that over any whole number of them */
+    double sum = 0; /* the midpoint rule, over at most one period */
     for (int k = 0; k < COST_MEAN_SAMPLES; k++)
         sum += cell_cost(cp, centre, q, t0 + (t1 - t0) * (k + 0.5) / COST_MEAN_SAMPLES);
     return sum / COST_MEAN_SAMPLES;

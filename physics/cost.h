@@ -26,9 +26,10 @@ int cell_cost(const struct cost_params *cp, const double centre[3], double q, do
 int cell_cost_of(const struct cost_params *cp, const struct mesh *m, const double *x, const double *q, int32_t c,
                  double time);
 
-/* The cost averaged over the times [t0, t1], from COST_MEAN_SAMPLES times spread evenly (a
- * region's slab moves; the other models do not depend on time): what a partition serving those
- * times should balance. cell_cost_mean_of: cell c's, as cell_cost_of. */
+/* The cost averaged over the times [t0, t1], from COST_MEAN_SAMPLES times spread evenly over
+ * them, or over one period of the slab from t0 when they span more (a region's slab moves and
+ * wraps around; the other models do not depend on time): what a partition serving those times
+ * should balance. cell_cost_mean_of: cell c's, as cell_cost_of. */
 enum { COST_MEAN_SAMPLES = 16 };
 double cost_mean(const struct cost_params *cp, const double centre[3], double q, double t0, double t1);
 double cell_cost_mean_of(const struct cost_params *cp, const struct mesh *m, const double *x, const double *q,

@@ -115,8 +115,8 @@ ok $? "bisod_x, mahyco pattern: 62 synchronisations per 3D cycle, as MaHyCo"
 grep -q 'Synchronisations per cycle: 9.0 (pattern minimal' bi3minimal/log
 ok $? "bisod_x, minimal pattern: 9 synchronisations per cycle (cell and node groups of 2 points per directional step)"
 # the seconds in each point over ranks: a line per point that synchronises something, min <= avg
-# <= max, the ranks named, and their sum within the sync timer's (the points add the time an
-# exchange stays in flight: minimal overlaps, mahyco does not)
+# <= max, the ranks named, and their sum within 10% of the sync timer's (which also counts the
+# set-up's synchronisation of the initial state, and excludes the timer calls themselves)
 points_ok() { # LOG POINTS...
     log=$1
     shift
@@ -126,7 +126,7 @@ points_ok() { # LOG POINTS...
     done
     awk '/Point [a-z_]+: seconds in it per rank/ { if (!($10 <= $14 && $14 <= $16)) bad = 1; n++; s += $14 }
          /^\*I-Timers       sync / && NF == 7 { sync = $5 }
-         END { if (bad || n != NPOINTS || s < sync * 0.99) { print n " points, avg sum " s ", sync avg " sync; exit 1 } }' \
+         END { if (bad || n != NPOINTS || s < sync * 0.9 || s > sync * 1.1) { print n " points, avg sum " s ", sync avg " sync; exit 1 } }' \
         NPOINTS=$# "$log" > points.check || { diag "$(cat points.check)"; return 1; }
 }
 points_ok bi3mahyco/log save velocity position remap_values remap_slopes remap_cells remap_nodes step_end end_remap

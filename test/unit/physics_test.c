@@ -204,9 +204,12 @@ static void test_cost_mean(void)
     const double at[3] = {0.1, 0.5, 0.5};
     double full = cost_mean(&cp, at, 0, 0.0, 1.0), inside = cost_mean(&cp, at, 0, 0.0, 0.05);
     double left = cost_mean(&cp, at, 0, 0.2, 0.7), now = cost_mean(&cp, at, 0, 0.3, 0.3);
+    double periods = cost_mean(&cp, at, 0, 0.0, 3.0), far = cost_mean(&cp, at, 0, 0.0, 1e300);
     tap_ok(&t, full == 1.75 && inside == 4 && left == 1 && now == 1,
            "cost_mean: a cell at x = 0.1 is in the slab a quarter of a period (%g = 1 + 3/4), all of [0, 0.05] (%g), "
            "none of [0.2, 0.7] (%g); an empty interval gives the cost at its time (%g)", full, inside, left, now);
+    tap_ok(&t, periods == 1.75 && far == 1.75,
+           "cost_mean: three periods, or an interval of 1e300, give one period's mean (%g, %g)", periods, far);
     const struct cost_params shock = {.kind = COST_SHOCK, .factor = 4};
     tap_ok(&t, cost_mean(&shock, at, 1.0, 0.0, 1.0) == 4 && cost_mean(&shock, at, 0.0, 0.0, 1.0) == 1,
            "cost_mean: the shock model does not depend on time");
