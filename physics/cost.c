@@ -39,12 +39,20 @@ double cost_burn(const struct eos *e, long n, double rho, double eint)
     return acc;
 }
 
-int cell_cost_of(const struct cost_params *cp, const struct mesh *m, const double *x, const double *q, int32_t c,
-                 double time)
+/* Cell c's centre from the positions x, as the cost models place it. */
+static void cell_centre(const struct mesh *m, const double *x, int32_t c, double centre[3])
 {
-    double xc[MAX_CELL_NODES][3], centre[3];
+    double xc[MAX_CELL_NODES][3];
     mesh_cell_coords(m, x, c, xc);
     geom_centre(m->el, (const double(*)[3])xc, centre);
+}
+
+/* The cost of cell c of m at time (q NULL: no cell is in a shock). */
+static int cell_cost_of(const struct cost_params *cp, const struct mesh *m, const double *x, const double *q,
+                        int32_t c, double time)
+{
+    double centre[3];
+    cell_centre(m, x, c, centre);
     return cell_cost(cp, centre, q ? q[c] : 0, time);
 }
 
@@ -64,9 +72,8 @@ double cost_mean(const struct cost_params *cp, const double centre[3], double q,
 double cell_cost_mean_of(const struct cost_params *cp, const struct mesh *m, const double *x, const double *q,
                          int32_t c, double t0, double t1)
 {
-    double xc[MAX_CELL_NODES][3], centre[3];
-    mesh_cell_coords(m, x, c, xc);
-    geom_centre(m->el, (const double(*)[3])xc, centre);
+    double centre[3];
+    cell_centre(m, x, c, centre);
     return cost_mean(cp, centre, q ? q[c] : 0, t0, t1);
 }
 
