@@ -17,8 +17,8 @@
  * rest, so its cost is a per-item part plus a per-active-item part. */
 #define KERNEL_LIST(X)                                                                       \
     X(K_SAVE, "lagrange_save", ITEMS_CELLS, "cells: copy the state at the start of the step") \
-    X(K_GEOMETRY, "lagrange_geometry", ITEMS_CELLS, "cells: corner vectors")                  \
-    X(K_FORCES, "lagrange_forces", ITEMS_NODES, "nodes: corner forces")                       \
+    X(K_GEOMETRY, "lagrange_geometry", ITEMS_CELLS, "cells: volumes, corner forces")          \
+    X(K_FORCES, "lagrange_forces", ITEMS_NODES, "nodes: sum of the corner forces")            \
     X(K_VELOCITY, "lagrange_velocity", ITEMS_NODES, "nodes: velocity, walls")                 \
     X(K_POSITIONS, "lagrange_positions", ITEMS_NODES, "nodes: move")                          \
     X(K_CELLS, "lagrange_cells", ITEMS_CELLS, "cells: volume, density, energy, EOS, viscosity") \

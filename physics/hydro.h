@@ -48,7 +48,7 @@ struct hydro_fields {
     struct matstore *ms;
     double *x, *v, *nmass, *force;
     double *x_init; /* the initial mesh, where the remap returns */
-    double *corner; /* scratch: [ncells][nodes per cell][3] corner vectors */
+    double *corner; /* scratch: [ncells][nodes per cell][3] corner forces (p + q) C_cp */
 };
 
 /* Wall boundary conditions: per node, up to 3 orthonormal directions along which the

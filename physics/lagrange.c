@@ -21,13 +21,24 @@ void lagrange_save(int nmat, struct hydro_fields *f, int32_t nc)
         mat_save(nmat, f, nc);
 }
 
+/* The corner forces are the corner vectors times p + q here, in the cell loop, which reads p and q
+ * in order: the node gather then reads the corners alone (an indirect read of p and q per corner
+ * less; the same product, so the same bits). */
+static inline void cell_corner_forces(const struct mesh *m, struct hydro_fields *f, int32_t c, int nv)
+{
+    double *C = f->corner + (size_t)c * nv * 3;
+    f->vol[c] = geom_corners_at(m->el, f->x, m->cell_nodes + (size_t)c * nv, (double(*)[3])C);
+    const double pq = f->p[c] + f->q[c];
+    for (int i = 0; i < 3 * nv; i++)
+        C[i] *= pq;
+}
+
 void lagrange_geometry(const struct mesh *m, struct hydro_fields *f, int32_t nc)
 {
-    const int nv = m->el->nnodes;
+    const int dim = m->el->dim;
     PAR_FOR(nc)
     for (int32_t c = 0; c < nc; c++)
-        f->vol[c] = geom_corners_at(m->el, f->x, m->cell_nodes + (size_t)c * nv,
-                                    (double(*)[3])(f->corner + (size_t)c * nv * 3));
+        BY_ELEMENT(dim, cell_corner_forces(m, f, c, 4), cell_corner_forces(m, f, c, 8));
 }
 
 void lagrange_node_mass(const struct mesh *m, struct hydro_fields *f, int32_t nn)
@@ -49,9 +60,8 @@ static inline void node_force(const struct mesh *m, struct hydro_fields *f, int3
     for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
         int32_t c = m->node_cells[k];
         const double *C = f->corner + ((size_t)c * nv + (size_t)m->node_corner[k]) * 3;
-        double pq = f->p[c] + f->q[c];
         for (int d = 0; d < dim; d++)
-            F[d] += pq * C[d];
+            F[d] += C[d];
     }
     memcpy(f->force + 3 * (size_t)n, F, sizeof F);
 }

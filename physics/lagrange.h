@@ -10,13 +10,14 @@
 /* Level-n copies of rho, e, p (and each material's e_k and p_k) for cells [0, nc). */
 void lagrange_save(int nmat, struct hydro_fields *f, int32_t nc);
 
-/* Corner vectors (into f->corner) and volumes (f->vol) of cells [0, nc) at positions f->x. */
+/* Corner forces (p + q) C_cp, C_cp the corner vectors (into f->corner), and volumes (f->vol) of
+ * cells [0, nc) at positions f->x. */
 void lagrange_geometry(const struct mesh *m, struct hydro_fields *f, int32_t nc);
 
 /* Node masses: sum of the cell masses around the node divided by nodes per cell. */
 void lagrange_node_mass(const struct mesh *m, struct hydro_fields *f, int32_t nn);
 
-/* F_p = sum over the node's cells of (p + q) C_cp, nodes [0, nn). */
+/* F_p = sum over the node's cells of their corner forces (p + q) C_cp, nodes [0, nn). */
 void lagrange_forces(const struct mesh *m, struct hydro_fields *f, int32_t nn);
 
 /* v += dt_half F / m, then the walls. Nodes [0, nn). */
