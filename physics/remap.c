@@ -103,13 +103,16 @@ static inline void target(const struct hydro_fields *f, const struct remap_work 
 void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int sweep)
 {
     w->sweep = sweep; /* the targets themselves are computed where used: 24 bytes per node less */
-    PAR_FOR(m->nnodes)
+    int64_t moved = 0; /* an integer sum: the same in any order */
+    PAR_PRAGMA(omp parallel for schedule(static) reduction(+ : moved) if (m->nnodes >= PAR_MIN_ITEMS))
     for (int32_t n = 0; n < m->nnodes; n++) {
         double t[3];
         target(f, w, (size_t)n, t);
         w->moved[n] = (unsigned char)(t[0] != f->x[3 * (size_t)n] || t[1] != f->x[3 * (size_t)n + 1] ||
                                       t[2] != f->x[3 * (size_t)n + 2]);
+        moved += w->moved[n];
     }
+    w->nmoved = moved;
 }
 
 /* Whether any of cell c's nv nodes is flagged in flag[]. */
@@ -179,9 +182,7 @@ int64_t remap_active(const struct mesh *m, struct remap_work *w, int all)
 {
     /* nodes with all their cells here; with all, none: every node near, so every cell */
     const int32_t complete = all ? 0 : m->node_layer_start[m->nlayers];
-    int64_t moved = 0;
-    for (int32_t n = 0; n < m->nnodes && !all; n++)
-        moved += w->moved[n];
+    const int64_t moved = all ? 0 : w->nmoved;
     /* sparse below one node in 16 moving (or last-layer): either gives the same flags (the
      * threshold chosen on one thread; the sparse path is serial, the passes are not) */
     if (!all && 16 * (moved + (m->nnodes - complete)) < m->nnodes)
@@ -189,6 +190,7 @@ int64_t remap_active(const struct mesh *m, struct remap_work *w, int all)
     else
         remap_active_dense(m, w, complete, all);
     int64_t near = 0;
+    PAR_PRAGMA(omp parallel for schedule(static) reduction(+ : near) if (m->ncells_owned >= PAR_MIN_ITEMS))
     for (int32_t c = 0; c < m->ncells_owned; c++)
         near += w->cell_near[c];
     return near;

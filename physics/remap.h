@@ -48,6 +48,7 @@ struct remap_work {
     double *knew;    /* [ncells] remapped kinetic energy per unit mass */
     int sweep;       /* targets: x with coordinate sweep (every coordinate when -1) from x_init */
     unsigned char *moved; /* [nnodes] 1 where the target differs from x */
+    int64_t nmoved;       /* how many (remap_targets) */
     /* Where the step can change anything (remap_active): the other items keep their values, and
      * the kernels skip them. */
     unsigned char *cell_moves; /* [ncells] 1 where a node of the cell moves (only such a cell's faces sweep) */
