@@ -161,6 +161,39 @@ void distribute_parts(MPI_Comm comm, int32_t n, const int *weight, const int *pa
     *imb_after = w[1];
 }
 
+/* sum_k max_r w[r][k] over sum_k mean_r w[r][k], w: [P][ncon] (1 when there is no weight). */
+static double phase_time(const double *w, int P, int ncon)
+{
+    double slowest = 0, mean = 0;
+    for (int k = 0; k < ncon; k++) {
+        double hi = 0, sum = 0;
+        for (int r = 0; r < P; r++) {
+            hi = w[(size_t)r * ncon + k] > hi ? w[(size_t)r * ncon + k] : hi;
+            sum += w[(size_t)r * ncon + k];
+        }
+        slowest += hi;
+        mean += sum / P;
+    }
+    return mean > 0 ? slowest / mean : 1;
+}
+
+void distribute_phase_cost(MPI_Comm comm, int32_t n, const int *weight, int ncon, const int *dest, double *before,
+                           double *after)
+{
+    const int P = comm_size(comm), me = comm_rank(comm);
+    const size_t span = (size_t)P * ncon;
+    double *w = xcalloc(2 * span, sizeof *w); /* [P][ncon] before, then after */
+    for (int32_t c = 0; c < n; c++)
+        for (int k = 0; k < ncon; k++) {
+            w[(size_t)me * ncon + k] += weight[(size_t)c * ncon + k];
+            w[span + (size_t)dest[c] * ncon + k] += weight[(size_t)c * ncon + k];
+        }
+    comm_sum_doubles(comm, w, (int)(2 * span));
+    *before = phase_time(w, P, ncon);
+    *after = phase_time(w + span, P, ncon);
+    free(w);
+}
+
 void distribute_weight_imbalance(MPI_Comm comm, int32_t n, const int *weight, const int *dest, double *imb_before,
                                  double *imb_after)
 {

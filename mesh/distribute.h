@@ -25,4 +25,12 @@ void distribute_parts(MPI_Comm comm, int32_t n, const int *weight, const int *pa
 void distribute_weight_imbalance(MPI_Comm comm, int32_t n, const int *weight, const int *dest, double *imb_before,
                                  double *imb_after);
 
+/* Collective: the time of the ranks' phases in one cycle over the balanced time, as they are and
+ * once every cell c is at dest[c]. Each of the ncon weights weight[c][ncon] is a phase's work that
+ * a synchronisation ends (the ranks wait there for the slowest), so the time is the sum over the
+ * phases of the slowest rank's weight, and the balanced time the sum of their means: 1 when every
+ * phase is balanced. */
+void distribute_phase_cost(MPI_Comm comm, int32_t n, const int *weight, int ncon, const int *dest, double *before,
+                           double *after);
+
 #endif

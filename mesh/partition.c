@@ -28,8 +28,9 @@ int partition_block_split(const struct box *b, int P, int parts[3], char *err, s
 }
 
 int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct cellset *some, struct cellset *own,
-                    char *err, size_t errlen)
+                    double *graph_seconds, char *err, size_t errlen)
 {
+    *graph_seconds = 0;
     const int P = comm_size(comm);
     long long n = comm_sum_ll(comm, some->ncells);
     if (partition_too_few(n, P, err, errlen)) {
@@ -42,7 +43,9 @@ int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct ce
     int *part = xcalloc((size_t)(some->ncells ? some->ncells : 1), sizeof *part);
     if (P > 1) { /* one part: everything stays where it is (and METIS 5.1 refuses nparts = 1) */
         struct dgraph g;
+        double t0 = comm_wtime();
         dgraph_build(comm, some->el, some->ncells, some->gid, some->nodes, some->face_tag, NULL, 1, &g);
+        *graph_seconds = comm_wtime() - t0;
         pt->partition(comm, &g, P, 0, part);
         dgraph_free(&g);
     }

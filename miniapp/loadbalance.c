@@ -26,6 +26,9 @@ struct loadbalance {
     long work_cycles;          /* cycles the case's work counts cover (since the last weights) */
     double cost;               /* seconds the last rebalance took (slowest rank); 0 before the first */
     long cost_cycle;           /* the cycle it ran at */
+    double efficacy;           /* the share of the phases' excess time the last partition removed, as the
+                                * weights predict (1 before any) */
+    long efficacy_cycle;       /* the cycle it was proposed at */
     struct cost_params model;
     int collective;            /* ARCANE_MESH_EXCHANGE_USE_COLLECTIVE */
     long rebalances;
@@ -101,6 +104,13 @@ static int weights_per_cell(const struct run *run)
     return phases ? 2 + cost_adds_work(cfg) : 1;
 }
 
+/* The phases the load balancer's model of a cycle has (each ended by a synchronisation): the
+ * Lagrange phase, the remap and, where the cost model adds work, that work. */
+static int phases_per_cell(const struct run *run)
+{
+    return run->cfg.lb_mode == LB_SHUFFLE ? 1 : 2 + cost_adds_work(&run->cfg);
+}
+
 struct loadbalance *lb_create(struct run *run)
 {
     const struct config *cfg = &run->cfg;
@@ -108,6 +118,7 @@ struct loadbalance *lb_create(struct run *run)
     lb->nextra = (int)cfg->extra_cell_vars;
     lb->array_width = (int)cfg->extra_cell_array;
     lb->first_extra = lb->array_id = -1;
+    lb->efficacy = 1;
     for (int i = 0; i < lb->nextra; i++) {
         char name[64];
         snprintf(name, sizeof name, "AdditionalCellVariable%d", i);
@@ -220,11 +231,50 @@ static long horizon_cycles(const struct run *run)
  * weigh the plain cells in it: 14% of its total at a factor of 3), and 1 everywhere when no cell
  * has any. The cost model's cost is its mean over the cycles the partition is expected to serve
  * (a region's slab moves on meanwhile). */
-static int *weights(struct loadbalance *lb, struct run *run, int ncon)
+/* One cell's weights[ncon] from its Lagrange share, cost model cost and measured extra remap work. */
+static void cell_weights(int *w, int ncon, double share, double cost, double extra)
+{
+    if (ncon == 1) {
+        w[0] = (int)lround(WEIGHT_UNIT * (cost + extra));
+        return;
+    }
+    /* Lagrange (with the extra work when ncon is 2), extra work, remap */
+    const double lagrange = share, work = cost - 1.0, remap = (1.0 - share) + extra;
+    const double part[3] = {ncon == 2 ? lagrange + work : lagrange, ncon == 2 ? remap : work, remap};
+    for (int k = 0; k < ncon; k++) /* the extra work's 0 where there is none (below) */
+        w[k] = (int)fmax(ncon == 3 && k == 1 ? 0.0 : 1.0, lround(WEIGHT_UNIT * part[k]));
+}
+
+/* The extra work's weight 1 everywhere when no cell has any (a shock model before the shock: a
+ * count of cells), then every weight scaled so that their total stays below WEIGHT_TOTAL_MAX. */
+static void weights_finish(MPI_Comm comm, int32_t n, int *w, int ncon)
+{
+    if (ncon == 3) {
+        double work = 0;
+        for (int32_t c = 0; c < n; c++)
+            work += w[3 * (size_t)c + 1];
+        comm_sum_doubles(comm, &work, 1);
+        for (int32_t c = 0; c < n && work == 0; c++)
+            w[3 * (size_t)c + 1] = 1;
+    }
+    /* scaled, else a million cells of cost_factor 10000 would wrap the partitioners' sums */
+    double total = 0;
+    for (size_t i = 0; i < (size_t)n * (size_t)ncon; i++)
+        total += w[i];
+    comm_sum_doubles(comm, &total, 1);
+    if (total > WEIGHT_TOTAL_MAX) {
+        double scale = total / WEIGHT_TOTAL_MAX;
+        for (size_t i = 0; i < (size_t)n * (size_t)ncon; i++)
+            w[i] = w[i] > 0 ? (int)fmax(1.0, floor(w[i] / scale)) : 0;
+    }
+}
+
+static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, int **phases)
 {
     const struct mesh *m = run->mesh;
     size_t n = (size_t)(m->ncells_owned ? m->ncells_owned : 1);
     int *w = xmalloc(n * (size_t)ncon * sizeof *w);
+    *phases = nph == ncon ? w : xmalloc(n * (size_t)nph * sizeof **phases);
     double *extra = xmalloc(n * sizeof *extra);
     double share, ratio = case_active_work(run, lb->work_cycles, extra, &share);
     lb->work_cycles = 0; /* the case counts again from here (and from zero on a new mesh) */
@@ -233,38 +283,18 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon)
     const double t_end = run->time + (double)horizon_cycles(run) * run->dt; /* the cost model's, over the horizon */
     for (int32_t c = 0; c < m->ncells_owned; c++) {
         double cost = cell_cost_mean_of(&lb->model, m, m->node_xyz, q, c, run->time, t_end);
-        if (ncon == 1) {
-            w[c] = (int)lround(WEIGHT_UNIT * (cost + extra[c]));
-        } else { /* Lagrange (with the extra work when ncon is 2), extra work, remap */
-            const double lagrange = share, work = cost - 1.0, remap = (1.0 - share) + extra[c];
-            const double part[3] = {ncon == 2 ? lagrange + work : lagrange, ncon == 2 ? remap : work, remap};
-            for (int k = 0; k < ncon; k++) /* the extra work's 0 where there is none (below) */
-                w[(size_t)ncon * c + k] = (int)fmax(ncon == 3 && k == 1 ? 0.0 : 1.0, lround(WEIGHT_UNIT * part[k]));
-        }
+        cell_weights(w + (size_t)ncon * c, ncon, share, cost, extra[c]);
+        if (*phases != w)
+            cell_weights(*phases + (size_t)nph * c, nph, share, cost, extra[c]);
     }
     free(extra);
-    if (ncon == 3) { /* no cell doing extra work yet (a shock model before the shock): a count of cells */
-        double work = 0;
-        for (int32_t c = 0; c < m->ncells_owned; c++)
-            work += w[3 * (size_t)c + 1];
-        comm_sum_doubles(run->comm, &work, 1);
-        for (int32_t c = 0; c < m->ncells_owned && work == 0; c++)
-            w[3 * (size_t)c + 1] = 1;
-    }
-    /* scaled, else a million cells of cost_factor 10000 would wrap the partitioners' sums */
-    double total = 0;
-    for (size_t i = 0; i < (size_t)m->ncells_owned * (size_t)ncon; i++)
-        total += w[i];
-    comm_sum_doubles(run->comm, &total, 1);
-    if (total > WEIGHT_TOTAL_MAX) {
-        double scale = total / WEIGHT_TOTAL_MAX;
-        for (size_t i = 0; i < (size_t)m->ncells_owned * (size_t)ncon; i++)
-            w[i] = w[i] > 0 ? (int)fmax(1.0, floor(w[i] / scale)) : 0;
-    }
+    weights_finish(run->comm, m->ncells_owned, w, ncon);
+    if (*phases != w)
+        weights_finish(run->comm, m->ncells_owned, *phases, nph);
     if (ratio > 0)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: a cell's remap step with moving nodes costs %.3f "
                        "quiet cell-cycles (measured)", run->cycle, ratio);
-    if (ratio > 0 && ncon > 1)
+    if (ratio > 0 && nph > 1)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: the Lagrange phase is %.1f%% of a quiet "
                        "cell-cycle (measured)", run->cycle, 100 * share);
     return w;
@@ -339,8 +369,8 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     double t0 = comm_wtime();
     int *dest = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *dest);
     double wb = 0, wa = 0;
-    const int ncon = weights_per_cell(run);
-    int *w = weights(lb, run, ncon);
+    const int ncon = weights_per_cell(run), nph = phases_per_cell(run);
+    int *wp, *w = weights(lb, run, ncon, nph, &wp);
     /* the case's work arrays go first (they are rebuilt for the new mesh anyway), and their
      * pages with them, so that the partition's scratch takes their place (peak memory) */
     case_detach(run);
@@ -351,14 +381,24 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
         shuffle(run, cfg->shuffle_fraction, dest);
         distribute_weight_imbalance(run->comm, m->ncells_owned, w, dest, &wb, &wa);
     }
+    double pb = 1, pa = 1; /* the phases' time over the balanced time, now and with the new partition */
+    distribute_phase_cost(run->comm, m->ncells_owned, wp, nph, dest, &pb, &pa);
+    if (pb > 1.01) { /* balanced as the weights see it: the share is not defined */
+        lb->efficacy = fmin(1.0, fmax(0.0, (pb - pa) / (pb - 1.0)));
+        lb->efficacy_cycle = run->cycle;
+    }
+    if (wp != w)
+        free(wp);
     free(w);
     double t_part = comm_wtime() - t0;
-    if (cfg->lb_mode != LB_SHUFFLE && !(wa >= 0 && (wb < 0 || wa < wb))) { /* every rank has the same wb, wa */
+    /* judged by the phases, which a total balanced alone can leave slower (one weight summing them) */
+    const int better = wa >= 0 && (nph > 1 ? pa < pb : wb < 0 || wa < wb); /* the same on every rank */
+    if (cfg->lb_mode != LB_SHUFFLE && !better) {
         char before[32], after[32];
         listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f, but %s's partition is no better "
-                       "(cell weights %s -> %s): the current one is kept", run->cycle, measured,
-                       lb_partitioner(cfg)->display,
-                       imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after));
+                       "(cell weights %s -> %s; phases %.3f -> %.3f x the balanced time): the current one is kept",
+                       run->cycle, measured, lb_partitioner(cfg)->display,
+                       imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after), pb, pa);
         free(dest);
         case_attach(run);
         return;
@@ -416,6 +456,9 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
                    run->cycle, deck_enum_name("loadbalance", "mode", cfg->lb_mode), moved, measured,
                    imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after), t_part,
                    mg.seconds_pack, mg.seconds_transfer[0] + mg.seconds_transfer[1], t_rebuild + mg.seconds_unpack);
+    if (nph > 1)
+        listing_printf(run->lst, "Balance", "Cycle %ld: phases %.3f -> %.3f x the balanced time (per phase the "
+                       "slowest rank's weight, as the %d weights per cell predict)", run->cycle, pb, pa, nph);
     migration_free(&mg);
     struct partition_quality q;
     partition_quality(run->comm, run->mesh, sync_plan_neighbours(&run->cell_plan), &q);
@@ -425,16 +468,17 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
 }
 
 /* What a rebalance is expected to cost (seconds, the slowest rank): the last one's, or before the
- * first the set-up's partition, ghost layers and plans, which a rebalance does again. */
+ * first the set-up's partition, ghost layers and plans, which a rebalance does again, less the
+ * set-up's dual graph from the cells' nodes (a rebalance reads it from the faces). */
 static double expected_cost(const struct loadbalance *lb, struct run *run, char *source, size_t n)
 {
     if (lb->cost_cycle > 0) {
         snprintf(source, n, "the rebalance at cycle %ld", lb->cost_cycle);
         return lb->cost;
     }
-    snprintf(source, n, "estimated from the set-up's partition, ghosts and plans");
+    snprintf(source, n, "estimated from the set-up's partition less its graph, ghosts and plans");
     const double *t = run->tm.total;
-    return -comm_min_double(run->comm, -(t[TIMER_PARTITION] + t[TIMER_GHOSTS] + t[TIMER_PLANS]));
+    return -comm_min_double(run->comm, -(t[TIMER_PARTITION] - t[TIMER_GRAPH] + t[TIMER_GHOSTS] + t[TIMER_PLANS]));
 }
 
 /* Decide by gain and cost: balanced, the slowest rank would have computed the ranks' mean, so
@@ -446,6 +490,14 @@ static int worth_it(const struct loadbalance *lb, struct run *run, const struct 
     const struct config *cfg = &run->cfg;
     const long horizon = horizon_cycles(run);
     double gain = lb->cycles > 0 ? (st->max - st->avg) / (double)lb->cycles * (double)horizon : 0;
+    /* a partitioner's last result measures what it can do, for as long as a partition serves */
+    const int known = lb->efficacy < 1 && run->cycle - lb->efficacy_cycle < cfg->lb_period * cfg->lb_horizon;
+    if (known) {
+        gain *= lb->efficacy;
+        listing_printf(run->lst, "Balance", "Cycle %ld: expected gain times %.3f, the share of the phases' excess "
+                       "time that %s's partition at cycle %ld removed (as the weights predict)", run->cycle,
+                       lb->efficacy, lb_partitioner(cfg)->display, lb->efficacy_cycle);
+    }
     char source[96];
     double cost = expected_cost(lb, run, source, sizeof source);
     int yes = cfg->lb_decide == LB_DECIDE_THRESHOLD || gain > cost;

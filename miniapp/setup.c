@@ -47,6 +47,12 @@ static void tstop(struct timers *tm, enum timer_id id)
         timers_stop(tm, id);
 }
 
+static void tadd(struct timers *tm, enum timer_id id, double seconds)
+{
+    if (tm)
+        timers_add(tm, id, seconds);
+}
+
 /* Collective: the mesh's nodes, from the largest node id any rank holds (ids are 0.. for
  * generated boxes and Gmsh meshes alike). */
 static long long mesh_nodes(MPI_Comm comm, const struct cellset *cs)
@@ -111,9 +117,11 @@ struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *
         tstop(tm, TIMER_MESH);
         if (ok) {
             print_share(comm, &global, lst);
+            double graph;
             tstart(tm, TIMER_PARTITION);
-            ok = partition_cells(comm, pt, &global, &own, err, errlen) == 0;
+            ok = partition_cells(comm, pt, &global, &own, &graph, err, errlen) == 0;
             tstop(tm, TIMER_PARTITION);
+            tadd(tm, TIMER_GRAPH, graph);
         }
         cellset_free(&global);
     }
@@ -205,7 +213,9 @@ struct mesh *setup_mesh_restart(MPI_Comm comm, const struct config *cfg, const s
         if (comm_rank(comm) != 0)
             err[0] = '\0';
     } else {
-        rc = partition_cells(comm, graph_partitioner(cfg), &block, &own, err, errlen);
+        double graph;
+        rc = partition_cells(comm, graph_partitioner(cfg), &block, &own, &graph, err, errlen);
+        tadd(tm, TIMER_GRAPH, graph);
     }
     tstop(tm, TIMER_PARTITION);
     cellset_free(&block);

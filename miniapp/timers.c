@@ -30,6 +30,12 @@ void timers_stop(struct timers *t, enum timer_id id)
     t->calls[id]++;
 }
 
+void timers_add(struct timers *t, enum timer_id id, double seconds)
+{
+    t->total[id] += seconds;
+    t->calls[id]++;
+}
+
 const char *timer_name(enum timer_id id) { return names[id]; }
 
 void timers_print_help(FILE *out)

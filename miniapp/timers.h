@@ -12,6 +12,7 @@
     X(TIMER_INIT, "init", "prolog: everything before the time loop")                      \
     X(TIMER_MESH, "mesh", "generate or read the mesh")                                    \
     X(TIMER_PARTITION, "partition", "partition (METIS or blocks) and scatter owned cells") \
+    X(TIMER_GRAPH, "graph", "inside partition: the dual graph from the cells' nodes")     \
     X(TIMER_GHOSTS, "ghosts", "ghost layers, local numbering, faces")                     \
     X(TIMER_PLANS, "plans", "build synchronisation plans and persistent requests")       \
     X(TIMER_LOOP, "loop", "time loop")                                                    \
@@ -43,6 +44,7 @@ void timers_init(struct timers *t);
 void timers_print_help(FILE *out); /* the table above, for --help */
 void timers_start(struct timers *t, enum timer_id id);
 void timers_stop(struct timers *t, enum timer_id id);
+void timers_add(struct timers *t, enum timer_id id, double seconds); /* one call of that many seconds */
 const char *timer_name(enum timer_id id);
 
 /* This rank's table, into its own listing. */

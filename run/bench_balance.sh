@@ -4,14 +4,15 @@
 # so that every variant does the same work) without load balancing and with checks every 10
 # cycles for each partitioner, deciding by gain and cost (the default) or rebalancing at every
 # check (decide = threshold); the variants interleaved, REPEATS runs each. Prints per variant the
-# median loop time and its ratio to the run without load balancing, the rebalances, the largest
-# measured imbalance at a check after a rebalance, and the median peak resident memory (largest
-# rank) and its ratio.
+# median loop time and its ratio to the run without load balancing, the rebalances, the new
+# partitions kept out (judged no better by the phases), the largest measured imbalance at a check
+# after a rebalance, and the median peak resident memory (largest rank) and its ratio.
 # usage: run/bench_balance.sh [-n RANKS] [-r REPEATS] [-p "metis zoltan ptscotch"] [-d "gain threshold"] [-o FILE]
 #                             [section.key=value ...]
 #   -d the decide modes of each partitioner (default both)
 #   -o appends "key value" lines (balance_<variant>_loop, ..._ratio, ..._peak (MB), ..._peak_ratio,
-#      and ..._imb_after when the variant rebalanced) to FILE
+#      ..._kept (partitions kept out, the median run's count), and ..._imb_after when the variant
+#      rebalanced) to FILE
 # env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,6 +58,7 @@ for i in $(seq "$repeats"); do
         sed -n 's/.*TotalReel = .*loop: \([0-9.e+-]*\) ).*/\1/p' "$tmp/out" >> "$tmp/loop_$v"
         sed -n 's/.*Peak resident memory per rank: .* max \([0-9.]*\) MB.*/\1/p' "$tmp/out" >> "$tmp/peak_$v"
         grep -c 'Rebalance at cycle' "$tmp/out" >> "$tmp/reb_$v" || true
+        grep -c 'partition is no better' "$tmp/out" >> "$tmp/kept_$v" || true
         # the measured imbalance at each check that follows a rebalance
         awk '/Rebalance at cycle/ {after = 1; next}
              after && /Balance +Cycle [0-9]+: imbalance/ { s = $0; sub(/.*imbalance (measured )?/, "", s); sub(/[ ,].*/, "", s)
@@ -65,19 +67,22 @@ for i in $(seq "$repeats"); do
 done
 loop0=$(median < "$tmp/loop_none" | awk '{printf "%.3f", $1}')
 peak0=$(median < "$tmp/peak_none")
-printf '%-20s %9s %7s %11s %14s %9s %7s\n' variant "loop s" ratio rebalances "imb. after" "peak MB" ratio
+printf '%-20s %9s %7s %11s %9s %14s %9s %7s\n' variant "loop s" ratio rebalances "kept out" "imb. after" "peak MB" ratio
 for v in $variants; do
     l=$(median < "$tmp/loop_$v" | awk '{printf "%.3f", $1}') p=$(median < "$tmp/peak_$v")
     r=$(sort -n "$tmp/reb_$v" | tr '\n' ' ' | sed 's/ $//;s/ /,/g')
+    kept=$(sort -n "$tmp/kept_$v" | tr '\n' ' ' | sed 's/ $//;s/ /,/g')
     imb=$( [ -s "$tmp/imb_$v" ] && sort -g "$tmp/imb_$v" | tail -n 1 || echo -)
     lr=$(awk -v a="$l" -v b="$loop0" 'BEGIN { printf "%.3f", a / b }')
     pr=$(awk -v a="$p" -v b="$peak0" 'BEGIN { printf "%.3f", a / b }')
-    printf '%-20s %9s %7s %11s %14s %9s %7s\n' "$v" "$l" "$lr" "$r" "$imb" "$p" "$pr"
+    printf '%-20s %9s %7s %11s %9s %14s %9s %7s\n' "$v" "$l" "$lr" "$r" "$kept" "$imb" "$p" "$pr"
     if [ -n "$out" ]; then
         k=$(echo "$v" | tr . _)
         printf 'balance_%s_loop %s\nbalance_%s_ratio %s\nbalance_%s_peak_ratio %s\n' "$k" "$l" "$k" "$lr" "$k" "$pr" >> "$out"
         printf 'balance_%s_peak %s\n' "$k" "$p" >> "$out"
+        printf 'balance_%s_kept %s\n' "$k" "$(median < "$tmp/kept_$v")" >> "$out"
         [ "$imb" = - ] || printf 'balance_%s_imb_after %s\n' "$k" "$imb" >> "$out"
     fi
 done
-echo "(medians of $repeats interleaved runs on $ranks ranks; imb. after: the largest measured imbalance at a check after a rebalance)"
+echo "(medians of $repeats interleaved runs on $ranks ranks; rebalances, kept out: each run's count; imb. after: the largest"
+echo " measured imbalance at a check after a rebalance)"

@@ -275,7 +275,7 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
             row "Load balancing, $p: measured imbalance at the check after a rebalance (largest)" \
                 "$(v balance_${p}_gain_imb_after)" "" - - value le 0.10 1 %.3f
         else
-            echo "| Load balancing, $p: measured imbalance at the check after a rebalance (largest) | no rebalance | - | - | <= 0.10 | - |"
+            echo "| Load balancing, $p: measured imbalance at the check after a rebalance (largest) | no rebalance ($(v balance_${p}_gain_kept) partitions kept out, judged no better by the phases) | - | - | <= 0.10 | - |"
         fi
         row "Load balancing, $p: peak memory (largest rank)" "$(v balance_${p}_gain_peak)" MB \
             "no load balancing" "$(v balance_none_peak)" ratio le 1.3 1 %.1f
