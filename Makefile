@@ -16,7 +16,10 @@ PKGS := hdf5-mpi inih
 # BENCHMARKS.md "-O3"); no fast-math, so every operation and its order stay IEEE's: the dumps are
 # the -O2 build's bit for bit.
 CFLAGS ?= -O3 -g
-WARN := -std=c11 -Wall -Wextra -Werror
+# -ffp-contract=off: no fused multiply-add whatever the compiler's default (GCC's ISO mode has it
+# off, clang's is on where the target has FMA): every product is rounded as written, so that a
+# sum moved from one loop to another (the corner forces) keeps its bits
+WARN := -std=c11 -ffp-contract=off -Wall -Wextra -Werror
 # OpenMP threads in the kernels and in the packing of messages (mesh/par.h; OMP_NUM_THREADS per
 # rank, 1 when unset). OPENMP=0 builds without them (the pragmas vanish); the SMPI build has none.
 OPENMP ?= 1

@@ -205,7 +205,7 @@ const struct deck_key deck_keys[] = {
     {"loadbalance", "horizon", KEY_INT, "5", 1, BIG, NULL,
      "decide = gain: the checks over which a rebalance's saving is counted, since the partition it gives serves "
      "until the next rebalance (or the run's end: max_cycles, or final_time at the current step); 1: until the "
-     "next check only",
+     "next check only. Also how long no gain is expected of a partitioner whose partition was kept out",
      OFF(lb_horizon)},
     {"loadbalance", "mode", KEY_ENUM, "metis", 0, 0, lb_modes,
      "metis, zoltan (repartitioning, which weighs the cells moved against the faces cut) or ptscotch: "

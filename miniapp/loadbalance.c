@@ -26,9 +26,9 @@ struct loadbalance {
     long work_cycles;          /* cycles the case's work counts cover (since the last weights) */
     double cost;               /* seconds the last rebalance took (slowest rank); 0 before the first */
     long cost_cycle;           /* the cycle it ran at */
-    double efficacy;           /* the share of the phases' excess time the last partition removed, as the
-                                * weights predict (1 before any) */
-    long efficacy_cycle;       /* the cycle it was proposed at */
+    long kept_cycle;           /* the last check whose new partition was kept out, judged no better by
+                                * the phases while they were out of balance; -1: none since the last
+                                * rebalance */
     struct cost_params model;
     int collective;            /* ARCANE_MESH_EXCHANGE_USE_COLLECTIVE */
     long rebalances;
@@ -118,7 +118,7 @@ struct loadbalance *lb_create(struct run *run)
     lb->nextra = (int)cfg->extra_cell_vars;
     lb->array_width = (int)cfg->extra_cell_array;
     lb->first_extra = lb->array_id = -1;
-    lb->efficacy = 1;
+    lb->kept_cycle = -1;
     for (int i = 0; i < lb->nextra; i++) {
         char name[64];
         snprintf(name, sizeof name, "AdditionalCellVariable%d", i);
@@ -383,22 +383,21 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     }
     double pb = 1, pa = 1; /* the phases' time over the balanced time, now and with the new partition */
     distribute_phase_cost(run->comm, m->ncells_owned, wp, nph, dest, &pb, &pa);
-    if (pb > 1.01) { /* balanced as the weights see it: the share is not defined */
-        lb->efficacy = fmin(1.0, fmax(0.0, (pb - pa) / (pb - 1.0)));
-        lb->efficacy_cycle = run->cycle;
-    }
     if (wp != w)
         free(wp);
     free(w);
     double t_part = comm_wtime() - t0;
     /* judged by the phases, which a total balanced alone can leave slower (one weight summing them) */
     const int better = wa >= 0 && (nph > 1 ? pa < pb : wb < 0 || wa < wb); /* the same on every rank */
+    /* near balance (within the partitioners' 5% tolerance) a partition no better says nothing */
+    lb->kept_cycle = cfg->lb_mode != LB_SHUFFLE && !better && pb > 1.05 ? run->cycle : -1;
     if (cfg->lb_mode != LB_SHUFFLE && !better) {
         char before[32], after[32];
         listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f, but %s's partition is no better "
-                       "(cell weights %s -> %s; phases %.3f -> %.3f x the balanced time): the current one is kept",
-                       run->cycle, measured, lb_partitioner(cfg)->display,
-                       imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after), pb, pa);
+                       "(cell weights %s -> %s; phases %.3f -> %.3f x the balanced time; partition %.6f s): the "
+                       "current one is kept", run->cycle, measured, lb_partitioner(cfg)->display,
+                       imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after), pb, pa,
+                       t_part);
         free(dest);
         case_attach(run);
         return;
@@ -490,13 +489,15 @@ static int worth_it(const struct loadbalance *lb, struct run *run, const struct 
     const struct config *cfg = &run->cfg;
     const long horizon = horizon_cycles(run);
     double gain = lb->cycles > 0 ? (st->max - st->avg) / (double)lb->cycles * (double)horizon : 0;
-    /* a partitioner's last result measures what it can do, for as long as a partition serves */
-    const int known = lb->efficacy < 1 && run->cycle - lb->efficacy_cycle < cfg->lb_period * cfg->lb_horizon;
-    if (known) {
-        gain *= lb->efficacy;
-        listing_printf(run->lst, "Balance", "Cycle %ld: expected gain times %.3f, the share of the phases' excess "
-                       "time that %s's partition at cycle %ld removed (as the weights predict)", run->cycle,
-                       lb->efficacy, lb_partitioner(cfg)->display, lb->efficacy_cycle);
+    /* a partitioner that could not improve on the partition is expected to gain nothing while that
+     * partition would have served (horizon checks): its next one would come from about the same
+     * weights (decide = gain does not ask it; threshold does all the same) */
+    if (lb->kept_cycle >= 0 && run->cycle - lb->kept_cycle <= cfg->lb_period * cfg->lb_horizon) {
+        gain = 0;
+        listing_printf(run->lst, "Balance", "Cycle %ld: no gain expected until cycle %ld: %s's partition at cycle %ld "
+                       "was no better by the phases", run->cycle, lb->kept_cycle + cfg->lb_period * cfg->lb_horizon,
+                       lb_partitioner(cfg)->display,
+                       lb->kept_cycle);
     }
     char source[96];
     double cost = expected_cost(lb, run, source, sizeof source);
