@@ -170,7 +170,7 @@ void cellset_sort(struct cellset *s)
     struct key_idx *o = xmalloc((size_t)(n ? n : 1) * sizeof *o);
     for (int64_t i = 0; i < n; i++)
         o[i] = (struct key_idx){s->gid[i], i};
-    qsort(o, (size_t)n, sizeof *o, key_idx_cmp);
+    key_idx_sort(o, n);
     int64_t *gid = xmalloc((size_t)(n ? n : 1) * sizeof *gid);
     int64_t *nodes = xmalloc((size_t)(n ? n : 1) * nv * sizeof *nodes);
     int32_t *tags = xmalloc((size_t)(n ? n : 1) * nf * sizeof *tags);

@@ -87,6 +87,47 @@ int64_t idmap_get(const struct idmap *m, int64_t key)
     return -1;
 }
 
+void key_idx_sort(struct key_idx *a, int64_t n)
+{
+    if (n < 2)
+        return;
+    enum { DIGITS = 8, RADIX = 256 };
+    int64_t(*count)[RADIX] = xcalloc(DIGITS, sizeof *count);
+    for (int64_t i = 0; i < n; i++) { /* every byte's histogram in one pass */
+        uint64_t k = (uint64_t)a[i].key ^ ((uint64_t)1 << 63); /* signed order as unsigned */
+        for (int d = 0; d < DIGITS; d++)
+            count[d][(k >> (8 * d)) & 0xff]++;
+    }
+    struct key_idx *tmp = xmalloc((size_t)n * sizeof *tmp), *src = a, *dst = tmp;
+    for (int d = 0; d < DIGITS; d++) {
+        uint64_t first = ((uint64_t)src[0].key ^ ((uint64_t)1 << 63)) >> (8 * d) & 0xff;
+        if (count[d][first] == n) /* a byte every key shares: no pass */
+            continue;
+        int64_t pos[RADIX], sum = 0;
+        for (int b = 0; b < RADIX; b++) {
+            pos[b] = sum;
+            sum += count[d][b];
+        }
+        for (int64_t i = 0; i < n; i++) {
+            uint64_t k = (uint64_t)src[i].key ^ ((uint64_t)1 << 63);
+            dst[pos[(k >> (8 * d)) & 0xff]++] = src[i];
+        }
+        struct key_idx *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, (size_t)n * sizeof *a);
+    free(tmp);
+    free(count);
+    for (int64_t i = 0, j; i < n; i = j) { /* equal keys (none among global ids) by index */
+        for (j = i + 1; j < n && a[j].key == a[i].key; j++)
+            ;
+        if (j - i > 1)
+            qsort(a + i, (size_t)(j - i), sizeof *a, key_idx_cmp);
+    }
+}
+
 int key_idx_cmp(const void *a, const void *b)
 {
     const struct key_idx *x = a, *y = b;

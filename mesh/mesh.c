@@ -74,7 +74,7 @@ static void assemble_cells(struct mesh *m, struct scratch *w, const struct cells
         struct key_idx *o = xmalloc((size_t)(b - a + 1) * sizeof *o);
         for (int64_t i = a; i < b; i++)
             o[i - a] = (struct key_idx){ghosts->gid[i], i};
-        qsort(o, (size_t)(b - a), sizeof *o, key_idx_cmp);
+        key_idx_sort(o, b - a);
         for (int64_t i = 0; i < b - a; i++, pos++)
             place_cell(m, w, pos, ghosts, o[i].idx, (int32_t)idmap_get(ghost_owner, ghosts->gid[o[i].idx]), l);
         free(o);
@@ -126,7 +126,7 @@ static void assemble_nodes(struct mesh *m, struct scratch *w, const struct cells
         nown += nowner[i] == me;
     }
     free(nlayer);
-    qsort(o, (size_t)nn, sizeof *o, key_idx_cmp);
+    key_idx_sort(o, nn);
     m->nnodes_owned = (int32_t)nown;
     m->node_gid = xmalloc((size_t)(nn ? nn : 1) * sizeof *m->node_gid);
     m->node_owner = xmalloc((size_t)(nn ? nn : 1) * sizeof *m->node_owner);
@@ -424,7 +424,7 @@ static void assemble_faces(struct mesh *m, struct scratch *w, const struct nodel
     }
     free(repeats);
     idmap_free(&beyond_index);
-    qsort(forder, (size_t)nface, sizeof *forder, key_idx_cmp);
+    key_idx_sort(forder, nface);
     number_faces(m, w, forder, nface);
     free(forder);
 }

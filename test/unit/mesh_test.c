@@ -453,6 +453,34 @@ int main(void)
         tap_ok(&t, !strcmp(small, "ab"), "text_escape never cuts an escape in half (%s)", small);
     }
 
+    /* key_idx_sort: qsort's order with key_idx_cmp, for distinct ids (a mesh's face keys: layer
+     * in the top bits) and for keys with repeats, negatives and extremes */
+    {
+        enum { N = 5000 };
+        struct key_idx *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+        int same = 1;
+        uint64_t r = 12345;
+        for (int round = 0; round < 3; round++) {
+            for (int64_t i = 0; i < N; i++) {
+                r = r * 6364136223846793005ull + 1442695040888963407ull;
+                int64_t k = round == 0   ? ((int64_t)(r >> 62) << 59) | (int64_t)((r >> 20) % 1000003) /* faces */
+                            : round == 1 ? (int64_t)(r >> 40) % 7 - 3 /* repeats, negatives */
+                                         : (i % 3 == 0 ? INT64_MIN : i % 3 == 1 ? INT64_MAX : (int64_t)r);
+                a[i] = b[i] = (struct key_idx){k, (int64_t)((r >> 8) % N) - N / 2};
+            }
+            key_idx_sort(a, N);
+            qsort(b, N, sizeof *b, key_idx_cmp);
+            same = same && !memcmp(a, b, N * sizeof *a);
+        }
+        struct key_idx one = {7, 1};
+        key_idx_sort(&one, 1);
+        key_idx_sort(NULL, 0);
+        tap_ok(&t, same && one.key == 7, "key_idx_sort gives qsort's order: distinct face keys, repeated and "
+               "negative keys, INT64_MIN and INT64_MAX");
+        free(a);
+        free(b);
+    }
+
     /* counting sort by key: stable inside a key, negative keys left out */
     {
         const int32_t key[8] = {2, 0, -1, 2, 1, 0, 2, -3};
