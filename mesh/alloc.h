@@ -15,8 +15,9 @@ void *xrealloc_at(void *p, size_t n, const char *file, int line);
 
 /* Freed memory stays in the process for reuse (main.c: keep_freed_memory); this hands its pages
  * back to the system (malloc_trim), so that the next allocations fault in fresh pages instead of
- * growing the process: at set-up before the fields, and in a rebalance between its phases, so
- * that the scratch of one (partition, old mesh) does not add to the peak of the next. */
+ * growing the process: at set-up before the fields, and in a rebalance once the new mesh is built,
+ * so that the scratch of one (the set-up's, the old mesh's) does not add to the peak of the next.
+ * Each call costs the page faults of the reuses after it. */
 void release_freed_memory(void);
 
 #endif
