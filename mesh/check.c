@@ -1,5 +1,7 @@
 /* Fatal-error reporting and checked allocation (see check.h). */
-#define _DEFAULT_SOURCE /* madvise, beside the build's _XOPEN_SOURCE */
+#ifndef _DEFAULT_SOURCE /* madvise, beside the build's _XOPEN_SOURCE (smpicc defines it) */
+#define _DEFAULT_SOURCE
+#endif
 #include "check.h"
 
 #include <errno.h>
