@@ -231,7 +231,8 @@ const struct deck_key deck_keys[] = {
      OFF(cost_factor)},
     {"loadbalance", "cost_units", KEY_INT, "0", 0, 1000000, NULL,
      "EOS evaluations that cost as much as a plain cell's cycle (0: measured on the second cycle); set it to "
-     "compare runs with the same extra work",
+     "compare runs with the same extra work (the second cycle then prints what a costly cell costs beside its "
+     "weight)",
      OFF(cost_units)},
     {"loadbalance", "region_width", KEY_DOUBLE, "0.25", 0, 1, NULL, "region: slab width, fraction of the x extent",
      OFF(region_width)},

@@ -117,6 +117,9 @@ hydro_in units 2 $sod $lb loadbalance.cost_units=40 run.max_cycles=4 output.chec
 rc=$?
 [ $rc -eq 0 ] && ! grep -q 'Cost model calibrated' units/log && [ "$(grep -c 'Rebalance at cycle' units/log)" -eq 1 ]
 ok $? "loadbalance.cost_units fixes the extra work: no calibration, and the run rebalances as before (exit $rc)"
+real=$(sed -n 's/.*Cost model checked at cycle 2 (cost_units 40 fixed): a plain cell computes [0-9.e+-]* us per cycle, an EOS evaluation [0-9.e+-]* ns, so a costly cell.s 80 more evaluations make it cost \([0-9.]*\) plain cells against its weight of 3.*/\1/p' units/log)
+awk -v r="$real" 'BEGIN { exit !(r != "" && r >= 1) }'
+ok $? "with cost_units fixed, the second cycle measures what a costly cell really costs beside its weight ($real plain cells, weight 3)"
 out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.cost_units=-1 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.cost_units'; ok $? "a negative loadbalance.cost_units exits 2"
 # the horizon: 1 check, then 2 checks (the last cycle binds at the end only)
