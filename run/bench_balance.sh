@@ -6,13 +6,16 @@
 # check (decide = threshold); the variants interleaved, REPEATS runs each. Prints per variant the
 # median loop time and its ratio to the run without load balancing, the rebalances, the new
 # partitions kept out (judged no better by the phases), the largest measured imbalance at a check
-# after a rebalance, and the median peak resident memory (largest rank) and its ratio.
+# after a rebalance, and the median peak resident memory (largest rank) and its ratio. A run of
+# uniform work (no remap, no cost model, checks that never rebalance), interleaved with them, gives
+# the imbalance the machine alone adds (cores that run at different speeds: on a VM one core was
+# for minutes 1.4 x slower than the other), beside which the imbalance after a rebalance is read.
 # usage: run/bench_balance.sh [-n RANKS] [-r REPEATS] [-p "metis zoltan ptscotch"] [-d "gain threshold"] [-o FILE]
 #                             [section.key=value ...]
 #   -d the decide modes of each partitioner (default both)
 #   -o appends "key value" lines (balance_<variant>_loop, ..._ratio, ..._peak (MB), ..._peak_ratio,
 #      ..._kept (partitions kept out, the median run's count), and ..._imb_after when the variant
-#      rebalanced) to FILE
+#      rebalanced) to FILE, and balance_machine_imb (the uniform run's largest imbalance at a check)
 # env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +43,7 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/run/bench_lib.sh" # median
 base="mesh.nx=200 mesh.ny=20 mesh.nz=20 run.max_cycles=60 output.checkpoint_period=-1 loadbalance.cost=region
       loadbalance.cost_factor=4 loadbalance.threshold=0.05 loadbalance.cost_units=110"
-variants="none"
+variants="machine none"
 for p in $parts; do
     for d in $decides; do
         case $d in gain | threshold) ;; *) echo "$0: -d: unknown decide mode '$d'" >&2; exit 2 ;; esac
@@ -51,10 +54,15 @@ for i in $(seq "$repeats"); do
     for v in $variants; do
         case $v in
         none) keys="loadbalance.period=0" ;;
+        machine) keys="loadbalance.period=10 loadbalance.cost=uniform loadbalance.threshold=1000 physics.remap=none" ;;
         *) keys="loadbalance.period=10 loadbalance.mode=${v%.*} loadbalance.decide=${v#*.}" ;;
         esac
         # shellcheck disable=SC2086
         $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$hydro" "$top/inputs/default.ini" $base $keys "$@" > "$tmp/out"
+        if [ "$v" = machine ]; then # the measured imbalance at every check, none above the threshold
+            sed -n 's/.*Balance *Cycle [0-9]*: imbalance \([0-9.]*\) below threshold.*/\1/p' "$tmp/out" >> "$tmp/imb_machine"
+            continue
+        fi
         sed -n 's/.*TotalReel = .*loop: \([0-9.e+-]*\) ).*/\1/p' "$tmp/out" >> "$tmp/loop_$v"
         sed -n 's/.*Peak resident memory per rank: .* max \([0-9.]*\) MB.*/\1/p' "$tmp/out" >> "$tmp/peak_$v"
         grep -c 'Rebalance at cycle' "$tmp/out" >> "$tmp/reb_$v" || true
@@ -69,6 +77,7 @@ loop0=$(median < "$tmp/loop_none" | awk '{printf "%.3f", $1}')
 peak0=$(median < "$tmp/peak_none")
 printf '%-20s %9s %7s %11s %9s %14s %9s %7s\n' variant "loop s" ratio rebalances "kept out" "imb. after" "peak MB" ratio
 for v in $variants; do
+    [ "$v" != machine ] || continue
     l=$(median < "$tmp/loop_$v" | awk '{printf "%.3f", $1}') p=$(median < "$tmp/peak_$v")
     r=$(sort -n "$tmp/reb_$v" | tr '\n' ' ' | sed 's/ $//;s/ /,/g')
     kept=$(sort -n "$tmp/kept_$v" | tr '\n' ' ' | sed 's/ $//;s/ /,/g')
@@ -84,5 +93,10 @@ for v in $variants; do
         [ "$imb" = - ] || printf 'balance_%s_imb_after %s\n' "$k" "$imb" >> "$out"
     fi
 done
+mach=$( [ -s "$tmp/imb_machine" ] && sort -g "$tmp/imb_machine" | tail -n 1 || echo -)
 echo "(medians of $repeats interleaved runs on $ranks ranks; rebalances, kept out: each run's count; imb. after: the largest"
 echo " measured imbalance at a check after a rebalance)"
+echo "machine alone: the largest imbalance measured at a check with uniform work (no remap, no cost model, no rebalance): $mach"
+if [ -n "$out" ] && [ "$mach" != - ]; then
+    printf 'balance_machine_imb %s\n' "$mach" >> "$out"
+fi

@@ -164,14 +164,15 @@ v() {
 }
 # row FIGURE MEASURED UNIT BASELINE_TEXT BASELINE RATIO_KIND TARGET_OP TARGET SCALE FMT
 #   ratio = measured / baseline; the target applies to the ratio (kind "ratio") or to the
-#   measured value (kind "value"); "-" for no baseline or no target. SCALE multiplies values.
+#   measured value (kind "value", or "plain": a baseline shown beside it, no ratio); "-" for no
+#   baseline or no target. SCALE multiplies values.
 row() {
     awk -v fig="$1" -v m="$2" -v unit="$3" -v btext="$4" -v b="$5" -v kind="$6" -v op="$7" -v tg="$8" \
         -v sc="$9" -v fmt="${10}" 'BEGIN {
         mv = sprintf(fmt, m * sc) " " unit
         bv = b == "-" ? "-" : sprintf(fmt, b * sc) " " unit " (" btext ")"
         r = b == "-" ? "" : m / b
-        rv = r == "" ? "-" : sprintf("%.3f", r)
+        rv = r == "" || kind == "plain" ? "-" : sprintf("%.3f", r)
         if (op == "-") { tv = "-"; met = "-" }
         else {
             x = kind == "ratio" ? r : m * sc
@@ -273,7 +274,8 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
             "no load balancing" "$(v balance_none_loop)" ratio le 0.85 1 %.3f
         if has balance_${p}_gain_imb_after; then
             row "Load balancing, $p: measured imbalance at the check after a rebalance (largest)" \
-                "$(v balance_${p}_gain_imb_after)" "" - - value le 0.10 1 %.3f
+                "$(v balance_${p}_gain_imb_after)" "" "the machine alone: uniform work, the same checks" \
+                "$(v balance_machine_imb)" plain le 0.10 1 %.3f
         else
             echo "| Load balancing, $p: measured imbalance at the check after a rebalance (largest) | no rebalance ($(v balance_${p}_gain_kept) partitions kept out, judged no better by the phases) | - | - | <= 0.10 | - |"
         fi

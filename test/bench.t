@@ -173,7 +173,8 @@ awk '$1 ~ /\.threshold$/ { if ($4 + $5 < 1) bad = 1; n++ } END { exit bad || n !
 grep -Eq '^metis.threshold +[0-9.]+ +[0-9.]+ +[1-9]' "$scratch/bal.txt" || st=1
 grep -q '^balance_metis_threshold_imb_after [0-9.]' "$scratch/bal" || st=1
 grep -q '^balance_zoltan_threshold_kept [0-9]' "$scratch/bal" || st=1
-ok $st "bench_balance.sh: loop, ratio and peak of every variant, the rebalances and partitions kept out of forced checks, the imbalance after them"
+grep -q '^balance_machine_imb [0-9.]' "$scratch/bal" && grep -q '^machine alone: .*: [0-9.]' "$scratch/bal.txt" || st=1
+ok $st "bench_balance.sh: loop, ratio and peak of every variant, the rebalances and partitions kept out of forced checks, the imbalance after them and the machine's own"
 [ $st -eq 0 ] || diag "$(cat "$scratch/bal.txt")"
 HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_balance.sh -r 1 -p metis -d gain -o "$scratch/bal1" \
     mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=12 > "$scratch/bal1.txt" 2>&1
