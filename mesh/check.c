@@ -172,6 +172,17 @@ void *xrealloc_at(void *p, size_t n, const char *file, int line)
     void *q = realloc(p, n ? n : 1);
     if (!q)
         hydro_fatal_at(MPI_COMM_WORLD, EXIT_RUNTIME, file, line, "out of memory reallocating %zu bytes", n);
+#ifdef MADV_HUGEPAGE
+    /* a block grown to HUGE_MIN or more: the whole 2 MiB pages inside it that are not touched yet
+     * (the part it grew by) become huge pages as they are, as xmalloc's blocks do (BENCHMARKS.md:
+     * a migration's send buffers grow so) */
+    if (n >= HUGE_MIN) {
+        const uintptr_t a = ((uintptr_t)q + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE,
+                        e = ((uintptr_t)q + n) / HUGE_PAGE * HUGE_PAGE;
+        if (e > a)
+            madvise((void *)a, e - a, MADV_HUGEPAGE);
+    }
+#endif
     return q;
 }
 
