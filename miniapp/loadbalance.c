@@ -448,6 +448,9 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
                        imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after), pb, pa,
                        t_part);
         free(dest);
+        /* the partitioner's scratch goes back first: kept, the case's arrays came on top of it
+         * (Zoltan's on issue 17's case: peak 62-64 MB instead of 55, 1.45 x the run without) */
+        release_freed_memory();
         case_attach(run);
         return;
     }
