@@ -130,6 +130,21 @@ void mpi_check_at(int rc, const char *call, const char *file, int line)
  * case the set-up took 0.04 s less and a rebalance 0.03 s less, for 0.4 MB more peak
  * (BENCHMARKS.md). hydro fills such blocks, so that their huge pages hold little unused memory. */
 enum { HUGE_PAGE = 2 << 20, HUGE_MIN = 4 << 20 };
+
+/* Marks the whole 2 MiB pages inside [p, p + n) for huge pages (advice: a kernel without THP
+ * ignores it); pages already touched keep their size. */
+static void advise_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t a = ((uintptr_t)p + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE,
+                    e = ((uintptr_t)p + n) / HUGE_PAGE * HUGE_PAGE;
+    if (e > a)
+        madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+    (void)p, (void)n;
+#endif
+}
+
 static void *alloc_block(size_t n)
 {
     if (n < HUGE_MIN)
@@ -137,9 +152,7 @@ static void *alloc_block(size_t n)
     void *p = NULL;
     if (posix_memalign(&p, HUGE_PAGE, n))
         return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, n / HUGE_PAGE * HUGE_PAGE, MADV_HUGEPAGE); /* advice: a kernel without THP ignores it */
-#endif
+    advise_huge(p, n);
     return p;
 }
 
@@ -172,17 +185,10 @@ void *xrealloc_at(void *p, size_t n, const char *file, int line)
     void *q = realloc(p, n ? n : 1);
     if (!q)
         hydro_fatal_at(MPI_COMM_WORLD, EXIT_RUNTIME, file, line, "out of memory reallocating %zu bytes", n);
-#ifdef MADV_HUGEPAGE
-    /* a block grown to HUGE_MIN or more: the whole 2 MiB pages inside it that are not touched yet
-     * (the part it grew by) become huge pages as they are, as xmalloc's blocks do (BENCHMARKS.md:
-     * a migration's send buffers grow so) */
-    if (n >= HUGE_MIN) {
-        const uintptr_t a = ((uintptr_t)q + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE,
-                        e = ((uintptr_t)q + n) / HUGE_PAGE * HUGE_PAGE;
-        if (e > a)
-            madvise((void *)a, e - a, MADV_HUGEPAGE);
-    }
-#endif
+    /* a block grown to HUGE_MIN or more: the part it grew by, not touched yet, becomes huge pages
+     * as xmalloc's blocks do (BENCHMARKS.md: a migration's send buffers grow so) */
+    if (n >= HUGE_MIN)
+        advise_huge(q, n);
     return q;
 }
 

@@ -406,6 +406,44 @@ static const char *imbalance_text(double imb, char *out, size_t n)
     return out;
 }
 
+/* The cells to their new ranks (dest, freed here) and the mesh rebuilt around them, with its
+ * plans, its ghosts' values and the case's arrays; returns the rebuild's seconds. keep: the
+ * migration buffers stay pooled for the next one (the shuffle's). */
+static double migrate_and_rebuild(struct loadbalance *lb, struct run *run, int *dest, int keep, struct migration *mg)
+{
+    struct mesh *m = run->mesh;
+    sync_all(run, VAR_CELL); /* every local copy is then as good as the owner's */
+    sync_all(run, VAR_NODE);
+    migration_run(run->comm, m, &run->reg, dest, lb->collective, lb->pools, mg);
+    free(dest);
+    for (int f = 0; f < 2 && !keep; f++)
+        comm_pool_release_send(&lb->pools[f]); /* sent: gone before the new mesh is built (peak memory) */
+    double t1 = comm_wtime();
+    /* the old mesh and its plans go before the new mesh is built, so that the two meshes never
+     * coexist (peak memory); the variables' old arrays go one by one in migration_finish */
+    sync_plan_free(&run->cell_plan);
+    sync_plan_free(&run->node_plan);
+    const int nlayers = m->nlayers;
+    mesh_destroy(m);
+    run->mesh = m = NULL;
+    char err[1024];
+    struct mesh *nm = mesh_build(run->comm, &mg->own, nlayers, 0, err, sizeof err);
+    if (!nm)
+        run_exit_collective(run, EXIT_RUNTIME, err);
+    migration_finish(mg, nm, &run->reg);
+    for (int f = 0; f < 2 && !keep; f++)
+        comm_pool_free(&lb->pools[f]); /* the received messages, read */
+    release_freed_memory(); /* the old mesh, variables and case arrays, mesh_build's scratch, the buffers:
+                             * kept, the case's new arrays would come on top of them (7 MB more peak) */
+    run->mesh = nm;
+    sync_plans_build(run->comm, nm, &run->cell_plan, &run->node_plan);
+    sync_all(run, VAR_CELL); /* the new ghosts from their owners */
+    sync_all(run, VAR_NODE);
+    case_attach(run);
+    padding_check(lb, run);
+    return comm_wtime() - t1;
+}
+
 static void rebalance(struct loadbalance *lb, struct run *run, double measured)
 {
     const struct config *cfg = &run->cfg;
@@ -455,37 +493,8 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
         return;
     }
 
-    sync_all(run, VAR_CELL); /* every local copy is then as good as the owner's */
-    sync_all(run, VAR_NODE);
     struct migration mg;
-    migration_run(run->comm, m, &run->reg, dest, lb->collective, lb->pools, &mg);
-    free(dest);
-    for (int f = 0; f < 2 && !keep; f++)
-        comm_pool_release_send(&lb->pools[f]); /* sent: gone before the new mesh is built (peak memory) */
-    double t1 = comm_wtime();
-    /* the old mesh and its plans go before the new mesh is built, so that the two meshes never
-     * coexist (peak memory); the variables' old arrays go one by one in migration_finish */
-    sync_plan_free(&run->cell_plan);
-    sync_plan_free(&run->node_plan);
-    const int nlayers = m->nlayers;
-    mesh_destroy(m);
-    run->mesh = m = NULL;
-    char err[1024];
-    struct mesh *nm = mesh_build(run->comm, &mg.own, nlayers, 0, err, sizeof err);
-    if (!nm)
-        run_exit_collective(run, EXIT_RUNTIME, err);
-    migration_finish(&mg, nm, &run->reg);
-    for (int f = 0; f < 2 && !keep; f++)
-        comm_pool_free(&lb->pools[f]); /* the received messages, read */
-    release_freed_memory(); /* the old mesh, variables and case arrays, mesh_build's scratch, the buffers:
-                             * kept, the case's new arrays would come on top of them (7 MB more peak) */
-    run->mesh = nm;
-    sync_plans_build(run->comm, nm, &run->cell_plan, &run->node_plan);
-    sync_all(run, VAR_CELL); /* the new ghosts from their owners */
-    sync_all(run, VAR_NODE);
-    case_attach(run);
-    padding_check(lb, run);
-    double t_rebuild = comm_wtime() - t1;
+    double t_rebuild = migrate_and_rebuild(lb, run, dest, keep, &mg);
 
     lb->cost = -comm_min_double(run->comm, -(comm_wtime() - t0)); /* what the slowest rank paid */
     lb->cost_cycle = run->cycle;
