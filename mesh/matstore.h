@@ -11,8 +11,8 @@ enum mat_quantity { MQ_FRAC, MQ_MASS, MQ_E, MQ_P, MQ_E0, MQ_P0, MQ_COUNT };
 /* Materials a store holds at most (a cell's composition is one byte of bits). */
 enum { MATSTORE_MAX = 8 };
 
-/* Cell c is pure (one material k: cell[c] = k, its values are the cell's own mass, e, p, e0 and
- * p0, its fraction 1) or mixed (cell[c] = -1 - s: slot s holds nmat values of each quantity, 0
+/* Cell c is pure (one material k: cell[c] = k, its values are the cell's own mass, e and p, its
+ * fraction 1) or mixed (cell[c] = -1 - s: slot s holds nmat values of each quantity, 0
  * for the absent materials). Memory: 5 bytes per cell plus 6 nmat doubles per mixed cell. */
 struct matstore {
     int nmat;
@@ -25,8 +25,8 @@ struct matstore {
     double *q[MQ_COUNT]; /* [cap][nmat] */
 };
 
-/* Where a pure cell's values live: the cell arrays of mass, e, p, e0 and p0 ([MQ_FRAC] unused:
- * a pure cell's fraction is 1). NULL entries: not given (matstore_set then leaves them). */
+/* Where a pure cell's values live: the cell arrays of mass, e, p and of its level-n e and p
+ * ([MQ_FRAC] unused: a pure cell's fraction is 1). NULL entries: not given (matstore_set then leaves them). */
 typedef double *const mat_pure[MQ_COUNT];
 
 /* ncells cells, every one pure material 0 until composed. */

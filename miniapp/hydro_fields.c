@@ -39,9 +39,6 @@ static const struct {
     [F_VOL] = {"volume", VAR_CELL, 1, SMD, "length^dim", S_OWNED, 0, 0},
     [F_MASS] = {"mass", VAR_CELL, 1, SMD, "mass", S_OWNED, 0, 0},
     [F_LEN] = {"length", VAR_CELL, 1, VAR_SYNC | VAR_MIGRATE, "length", S_OWNED, 0, 0},
-    [F_RHO0] = {"density_n", VAR_CELL, 1, 0, "mass/length^3", S_ARENA, 0, 0},
-    [F_E0] = {"internal_energy_n", VAR_CELL, 1, 0, "energy/mass", S_ARENA, 0, 0},
-    [F_P0] = {"pressure_n", VAR_CELL, 1, 0, "pressure", S_ARENA, 0, 0},
     [F_X] = {"position", VAR_NODE, 3, VAR_SYNC, "length", S_MESH, 0, 0},
     [F_V] = {"velocity", VAR_NODE, 3, SMD, "length/time", S_OWNED, 0, 0},
     [F_NMASS] = {"mass", VAR_NODE, 1, SMD, "mass", S_OWNED, 0, 0},
@@ -99,11 +96,10 @@ static size_t field_doubles(const struct mesh *m, int i, int nmat)
     return (items ? items : 1) * (size_t)ncomp_of(i, nmat);
 }
 
-/* The arena: corner vectors, the level-n copies and the forces live from the start of the
- * Lagrange phase to its end, the remap's work arrays within one remap step; neither reads what
- * the other left, so one block serves both (3D: 36 instead of 76 doubles per cell). Written
- * once here so that its pages are faulted in during the set-up, not inside the first cycle's
- * timers (page faults are expensive on some VMs). */
+/* The arena: corner vectors and forces live from the start of the Lagrange phase to its end, the
+ * remap's work arrays within one remap step; neither reads what the other left, so one block the
+ * size of the larger serves both. Written once here so that its pages are faulted in during the
+ * set-up, not inside the first cycle's timers (page faults are expensive on some VMs). */
 static void arena_attach(struct hydro *h, struct registry *reg, const int id[F_COUNT])
 {
     const struct mesh *m = h->m;
@@ -148,7 +144,7 @@ void hydro_fields_attach(struct hydro *h, struct registry *reg, const int id[F_C
     struct hydro_fields *f = &h->f;
     double **ptr[F_COUNT] = {[F_RHO] = &f->rho, [F_E] = &f->e,     [F_P] = &f->p,         [F_C] = &f->c,
                              [F_Q] = &f->q,     [F_VOL] = &f->vol, [F_MASS] = &f->mass,   [F_LEN] = &f->len,
-                             [F_RHO0] = &f->rho0, [F_E0] = &f->e0, [F_P0] = &f->p0,       [F_X] = &f->x,
+                             [F_X] = &f->x,
                              [F_V] = &f->v,     [F_NMASS] = &f->nmass, [F_FORCE] = &f->force, [F_XINIT] = &f->x_init};
     f->ms = reg->mats; /* NULL with one material */
     for (int i = 0; i < F_COUNT; i++)

@@ -7,7 +7,7 @@
 #include "vars.h"
 
 enum field {
-    F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN, F_RHO0, F_E0, F_P0,
+    F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN,
     F_X, F_V, F_NMASS, F_FORCE, F_XINIT,
     /* with more than one material: the registry's matstore (pure cells in the cell arrays) */
     F_MFRAC, F_MMASS, F_ME, F_MP,

@@ -16,7 +16,7 @@
  * remap kernel really works on (cells with a node that moves, moved nodes): the remap skips the
  * rest, so its cost is a per-item part plus a per-active-item part. */
 #define KERNEL_LIST(X)                                                                       \
-    X(K_SAVE, "lagrange_save", ITEMS_CELLS, "cells: copy the state at the start of the step") \
+    X(K_SAVE, "lagrange_save", ITEMS_CELLS, "cells: materials' level-n state")              \
     X(K_GEOMETRY, "lagrange_geometry", ITEMS_CELLS, "cells: volumes, corner forces")          \
     X(K_FORCES, "lagrange_forces", ITEMS_NODES, "nodes: sum of the corner forces")            \
     X(K_VELOCITY, "lagrange_velocity", ITEMS_NODES, "nodes: velocity, walls")                 \
@@ -24,7 +24,7 @@
     X(K_CELLS, "lagrange_cells", ITEMS_CELLS, "cells: volume, density, energy, EOS, viscosity") \
     X(K_DT, "lagrange_dt", ITEMS_CELLS, "owned cells: the time step candidate")               \
     X(K_R_TARGETS, "remap_targets", ITEMS_NODES, "nodes: targets of the sweep")              \
-    X(K_R_VALUES, "remap_values", ITEMS_CELLS, "cells: values and centres")                  \
+    X(K_R_VALUES, "remap_values", ITEMS_CELLS, "cells: values")                              \
     X(K_R_SWEPT, "remap_swept", ITEMS_CELLS, "cells: swept volumes of their faces")          \
     X(K_R_GRADIENTS, "remap_gradients", ITEMS_CELLS, "cells: least-squares slopes")          \
     X(K_R_LIMIT, "remap_limit", ITEMS_CELLS, "cells: slope limiter")                         \

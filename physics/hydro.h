@@ -40,9 +40,8 @@ struct hydro_params {
  * mass M, len L. Nodes: x L (positions), v L/T (velocity, 3 components), nmass M, force M L/T^2. */
 struct hydro_fields {
     double *rho, *e, *p, *c, *q, *vol, *mass, *len;
-    double *rho0, *e0, *p0; /* saved at the start of the cycle (level n) */
     /* materials (hydro_params.nmat > 1; NULL with one): a pure cell's values are the cell's
-     * (mass, e, p, e0, p0; fraction 1), a mixed cell's in a slot of the store: volume fraction
+     * (mass, e, p; fraction 1), a mixed cell's in a slot of the store: volume fraction
      * f_k, mass m_k M, specific internal energy e_k L^2/T^2, pressure p_k, e_k and p_k at level
      * n, 0 where material k is absent. See matstore.h and materials.h. */
     struct matstore *ms;

@@ -9,14 +9,10 @@
 #include "materials.h"
 #include "par.h"
 
+/* A cell's level-n density, energy and pressure need no copy: lagrange_cell reads them before it
+ * replaces them, and nothing changes them in between. Mixed cells' materials have theirs. */
 void lagrange_save(int nmat, struct hydro_fields *f, int32_t nc)
 {
-    PAR_FOR(nc)
-    for (int32_t c = 0; c < nc; c++) {
-        f->rho0[c] = f->rho[c];
-        f->e0[c] = f->e[c];
-        f->p0[c] = f->p[c];
-    }
     if (nmat > 1)
         mat_save(nmat, f, nc);
 }
@@ -155,7 +151,7 @@ static inline int lagrange_cell(const struct mesh *m, struct hydro_fields *f, co
         mesh_cell_coords_n(m, f->x, c, xc, nv);
         f->len[c] = geom_length(el, (const double(*)[3])xc, V, hp->length);
     }
-    double rho1 = f->mass[c] / V, rho0 = f->rho0[c];
+    double rho1 = f->mass[c] / V, rho0 = f->rho[c]; /* level n until replaced below */
     double dtau = 1.0 / rho1 - 1.0 / rho0;
     double tau = 0.5 * (1.0 / rho0 + 1.0 / rho1);
     double divu = dtau / (dt * tau);
@@ -172,7 +168,7 @@ static inline int lagrange_cell(const struct mesh *m, struct hydro_fields *f, co
     f->q[c] = q;
     f->rho[c] = rho1;
     double e1;
-    if (eos_energy_update(eos, f->e0[c], f->p0[c], q, rho1, dtau, &e1) < 0)
+    if (eos_energy_update(eos, f->e[c], f->p[c], q, rho1, dtau, &e1) < 0) /* level n e and p */
         return HYDRO_FAIL(err, c, "the energy update's Newton iteration did not converge");
     f->e[c] = e1;
     f->p[c] = eos_pressure(eos, rho1, e1);

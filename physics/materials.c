@@ -7,8 +7,9 @@
 
 #include "par.h"
 
-/* A pure cell's values are its cell arrays' (matstore.h). */
-#define PURE(f) {NULL, (f)->mass, (f)->e, (f)->p, (f)->e0, (f)->p0}
+/* A pure cell's values are its cell arrays' (matstore.h); its level-n energy and pressure are the
+ * cell's e and p until mat_lagrange_cell replaces them (the only place that reads them). */
+#define PURE(f) {NULL, (f)->mass, (f)->e, (f)->p, (f)->e, (f)->p}
 
 /* Quantity q of cell c's materials, one value per material (0 where absent). */
 static void load(const struct hydro_fields *f, int32_t c, enum mat_quantity q, double *row)
@@ -188,7 +189,7 @@ int mat_lagrange_cell(const struct hydro_params *hp, struct hydro_fields *f, int
     const int32_t pure = f->ms->cell[c];
     if (pure >= 0) { /* fraction 1, mass m, the cell's own level-n energy and pressure */
         double qk, e1;
-        if (lagrange_material(hp, f, c, pure, 1.0, m / m, rho0, rho1, divu, f->e0[c], f->p0[c], &qk, &e1, what))
+        if (lagrange_material(hp, f, c, pure, 1.0, m / m, rho0, rho1, divu, f->e[c], f->p[c], &qk, &e1, what))
             return -1;
         f->e[c] = e1;
         f->q[c] = 0.0 + 1.0 * qk;

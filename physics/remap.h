@@ -40,7 +40,6 @@ struct remap_work {
     int32_t ncells, nfaces;
     int nmat, nphi;  /* materials (1: none carried), values per cell */
     double *phi;     /* [ncells][nphi] cell values at x */
-    double *centre;  /* [ncells][3] mean of the node positions at x */
     double *grad;    /* [ncells][REMAP_NPHI][3] limited slopes of the cell's own columns (the
                       * materials' are computed where a face uses them) */
     double *swept;   /* [nfaces] volume gained by face_cells[0] when the face moves to the targets */
@@ -64,7 +63,7 @@ struct remap_work {
                                     * over the owned cells since remap_work_init */
 };
 
-/* Doubles of scratch the remap uses only inside one remap step (values, centres, slopes, swept
+/* Doubles of scratch the remap uses only inside one remap step (values, slopes, swept
  * volumes, new velocities and kinetic energies): the caller lends them, and may lend the same
  * memory to the Lagrange phase (miniapp/hydro_fields.c). */
 size_t remap_work_size(const struct mesh *m, int nmat);
@@ -81,7 +80,7 @@ void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct re
  * (remap_cells), so processing it changes nothing either. all: every item active (the same bits).
  * Returns the near owned cells (those the step computes). */
 int64_t remap_active(const struct mesh *m, struct remap_work *w, int all);
-/* Cell values and centres of the nc cells listed (struct item_split), or with cells NULL of cells
+/* Cell values of the nc cells listed (struct item_split), or with cells NULL of cells
  * [0, nc); the same for the item lists of remap_nodes and remap_finish. */
 void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, const int32_t *cells,
                   int32_t nc);

@@ -1,9 +1,9 @@
 #!/bin/sh
 # compare_commit.sh [-k DIR] COMMIT: builds COMMIT (a git worktree) and the current tree, runs the
 # same matrix of short runs with both (1-4 ranks, 2D and 3D, both sync patterns, remap none /
-# one step / directional, METIS and block, Gmsh meshes, sync = basic, ghost layers, rebalancing
-# by shuffle and by metis/region on both transports, padding variables, sync_only, restarts on
-# another rank count) and compares every final dump with test/h5same.sh --any-version --any-deck (the
+# one step / directional, METIS and block, Gmsh meshes, sync = basic, ghost layers, two and three
+# materials, two threads, rebalancing by shuffle and by metis/region on both transports, padding
+# variables, sync_only, restarts on another rank count) and compares every final dump with test/h5same.sh --any-version --any-deck (the
 # same arguments on both sides: the deck attribute differs only by keys added since) and the
 # listings' Totals lines. Prints one line per run; exits 0 when every run is identical bit for
 # bit, 1 otherwise (2: bad usage or a build failed). -k DIR keeps the runs in DIR.
@@ -60,6 +60,10 @@ sedov2d-4-minimal-none|4||$sedov2 parallel.sync_pattern=minimal physics.remap=no
 sedov2d-2-faces-stiffened|2||$sedov2 physics.length=faces physics.eos=stiffened physics.p_inf=0.01
 noh3d-2|2||$I/noh_3d.ini mesh.nx=10 mesh.ny=10 mesh.nz=10 run.max_cycles=8 $short
 triple-4-minimal|4||$I/triple_point.ini mesh.nx=28 mesh.ny=12 run.max_cycles=10 parallel.sync_pattern=minimal $short
+sod2mat-2|2||$I/sod_2mat.ini mesh.nx=60 run.max_cycles=30 $short
+water-air-3-minimal|3||$I/water_air.ini mesh.nx=60 run.max_cycles=30 parallel.sync_pattern=minimal $short
+triple3mat-2-threads|2|OMP_NUM_THREADS=2|$I/triple_point_3mat.ini mesh.nx=28 mesh.ny=12 run.max_cycles=20 $short
+bisod-2-threads|2|OMP_NUM_THREADS=2|$I/bench/mahyco.ini mesh.nx=30 mesh.ny=6 mesh.nz=6 run.max_cycles=30 $short
 gmsh-sedov-2|2||$I/sedov_gmsh.ini run.max_cycles=15 $short
 gmsh-hex-3|3||$I/sod_x.ini mesh.kind=gmsh mesh.file=$I/meshes/hex_block.msh run.max_cycles=8 $short
 gmsh-box2d-4-block|4||$I/sod_x.ini mesh.kind=gmsh mesh.dim=2 mesh.file=$I/meshes/box_2d.msh run.max_cycles=8 parallel.sync_pattern=minimal $short
