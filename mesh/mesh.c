@@ -272,6 +272,45 @@ static int32_t lone_face(const struct mesh *m, const struct scratch *w, const st
     return nb >= 0 ? FACE_CUT : FACE_BOUNDARY;
 }
 
+/* The boundary faces with a tag (a face's tag is its first cell's entry), in face order. */
+static void list_tagged_faces(struct mesh *m, const struct scratch *w)
+{
+    const int nf = m->el->nfaces;
+    for (int pass = 0; pass < 2; pass++) { /* count, then fill */
+        int32_t n = 0;
+        for (int32_t i = 0; i < m->nfaces; i++) {
+            if (m->face_cells[2 * (size_t)i + 1] != FACE_BOUNDARY)
+                continue;
+            int32_t tag = w->cell_face_tag[(size_t)m->face_cells[2 * (size_t)i] * nf + m->face_side[2 * (size_t)i]];
+            if (tag && pass) {
+                m->tagged_face[n] = i;
+                m->tagged_tag[n] = tag;
+            }
+            n += tag != 0;
+        }
+        if (!pass) {
+            m->ntagged = n;
+            m->tagged_face = xmalloc((size_t)(n ? n : 1) * sizeof *m->tagged_face);
+            m->tagged_tag = xmalloc((size_t)(n ? n : 1) * sizeof *m->tagged_tag);
+        }
+    }
+}
+
+int32_t mesh_face_tag(const struct mesh *m, int32_t f)
+{
+    if (m->face_cells[2 * (size_t)f + 1] != FACE_BOUNDARY)
+        return 0;
+    int32_t lo = 0, hi = m->ntagged; /* the first listed face >= f */
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (m->tagged_face[mid] < f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < m->ntagged && m->tagged_face[lo] == f ? m->tagged_tag[lo] : 0;
+}
+
 /* The recorded faces in (layer, global id) order become the mesh's faces. Every cell face is
  * the first side of one recorded face or the other side of one: each cell_faces slot is read
  * (first side) before it is written, or only written (other side). */
@@ -281,7 +320,6 @@ static void number_faces(struct mesh *m, const struct scratch *w, const struct k
     m->nfaces = checked_i32(nface, "faces");
     m->face_cells = xmalloc((size_t)(nface ? nface : 1) * 2 * sizeof *m->face_cells);
     m->face_side = xmalloc((size_t)(nface ? nface : 1) * 2);
-    m->face_tag = xmalloc((size_t)(nface ? nface : 1) * sizeof *m->face_tag);
     for (int64_t i = 0; i < nface; i++) {
         int32_t a = (int32_t)(forder[i].idx / nf), sa = (int32_t)(forder[i].idx % nf);
         int32_t other = m->cell_faces[forder[i].idx];
@@ -293,8 +331,8 @@ static void number_faces(struct mesh *m, const struct scratch *w, const struct k
         m->cell_faces[forder[i].idx] = (int32_t)i;
         if (b >= 0)
             m->cell_faces[(int64_t)b * nf + sb] = (int32_t)i;
-        m->face_tag[i] = b == FACE_BOUNDARY ? w->cell_face_tag[(int64_t)a * nf + sa] : 0;
     }
+    list_tagged_faces(m, w);
 }
 
 /* The cells of a local cell c's face s, whose sorted node key is key, other than (c, s): the
@@ -468,7 +506,8 @@ void mesh_destroy(struct mesh *m)
     free(m->node_corner);
     free(m->face_cells);
     free(m->face_side);
-    free(m->face_tag);
+    free(m->tagged_face);
+    free(m->tagged_tag);
     free(m);
 }
 

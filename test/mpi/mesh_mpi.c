@@ -274,7 +274,7 @@ int main(int argc, char **argv)
             ng[k] = m->node_gid[m->cell_nodes[c * nv + k]];
         element_face_key(el, ng, m->face_side[2 * f], &fd[6 * f]);
         fd[6 * f + 4] = m->face_cells[2 * f + 1] >= 0 ? 0 : m->face_cells[2 * f + 1];
-        fd[6 * f + 5] = m->face_tag[f];
+        fd[6 * f + 5] = mesh_face_tag(m, f);
     }
     int *fcnt, *fdsp;
     int64_t *face_all = gather64(comm, fd, 6 * m->nfaces, &fcnt, &fdsp);
