@@ -286,7 +286,7 @@ static int32_t *ghost_vertices(MPI_Comm comm, const struct mesh *m, const struct
     struct outbox out;
     outbox_init(&out, comm);
     for (int32_t c = first; c < last; c++)
-        buf_put_i64(&out.to[m->cell_owner[c]], m->cell_gid[c]);
+        buf_put_i64(&out.to[mesh_cell_owner(m, c)], m->cell_gid[c]);
     struct inbox in;
     comm_exchange(comm, &out, &in);
     for (int i = 0; i < in.n; i++) /* answers in the order asked */
@@ -304,7 +304,7 @@ static int32_t *ghost_vertices(MPI_Comm comm, const struct mesh *m, const struct
     for (int i = 0; i < in.n; i++)
         msg_of[in.src[i]] = i;
     for (int32_t c = first; c < last; c++) {
-        const int r = m->cell_owner[c];
+        const int r = mesh_cell_owner(m, c);
         vnum[c] = (int32_t)(g->vtxdist[r] + buf_get_i64(&in.msg[msg_of[r]]));
     }
     free(msg_of);

@@ -63,7 +63,7 @@ static long long compare(const struct sync_group *g, const struct mesh *m, int32
             if (!bad++)
                 snprintf(what, n, "'%s' component %d of %s %lld (owner rank %d): ghost %.17g, owner %.17g", name, c,
                          cells ? "cell" : "node", (long long)(cells ? m->cell_gid[i] : m->node_gid[i]),
-                         cells ? m->cell_owner[i] : m->node_owner[i], x[c], own);
+                         cells ? mesh_cell_owner(m, i) : mesh_node_owner(m, i), x[c], own);
         }
     }
     return bad;
@@ -73,13 +73,13 @@ void ghost_check_fetch(MPI_Comm comm, const struct mesh *m, const struct sync_gr
 {
     const int cells = g->plan->center == VAR_CELL;
     const int32_t first = cells ? m->ncells_owned : m->nnodes_owned, last = cells ? m->ncells : m->nnodes;
-    const int32_t *owner = cells ? m->cell_owner : m->node_owner;
+    const int32_t *owner = cells ? m->ghost_cell_owner : m->ghost_node_owner; /* [i - first] */
     const int64_t *gid = cells ? m->cell_gid : m->node_gid;
     struct outbox ask, answer;
     struct inbox asked;
     outbox_init(&ask, comm);
     for (int32_t i = first; i < last; i++) /* ascending local order per owner, kept by the answer */
-        buf_put_i64(&ask.to[owner[i]], gid[i]);
+        buf_put_i64(&ask.to[owner[i - first]], gid[i]);
     comm_exchange(comm, &ask, &asked);
     outbox_free(&ask);
     outbox_init(&answer, comm);
@@ -102,13 +102,13 @@ long long ghost_check_compare(const struct mesh *m, const struct sync_group *g, 
 {
     const int cells = g->plan->center == VAR_CELL;
     const int32_t first = cells ? m->ncells_owned : m->nnodes_owned, last = cells ? m->ncells : m->nnodes;
-    const int32_t *owner = cells ? m->cell_owner : m->node_owner;
+    const int32_t *owner = cells ? m->ghost_cell_owner : m->ghost_node_owner; /* [i - first] */
     long long bad = 0;
     *compared = 0;
     what[0] = '\0';
     for (int k = 0; k < answered->n; k++)
         for (int32_t i = first; i < last; i++)
-            if (owner[i] == answered->src[k])
+            if (owner[i - first] == answered->src[k])
                 bad = compare(g, m, i, &answered->msg[k], compared, bad, what, n);
     inbox_free(answered);
     return bad;

@@ -43,7 +43,8 @@ static void place_cell(struct mesh *m, struct scratch *w, int64_t pos, const str
 {
     const int nv = m->el->nnodes, nf = m->el->nfaces;
     m->cell_gid[pos] = set->gid[idx];
-    m->cell_owner[pos] = owner;
+    if (pos >= m->ncells_owned)
+        m->ghost_cell_owner[pos - m->ncells_owned] = owner;
     memcpy(w->cell_node_gid + pos * nv, set->nodes + idx * nv, (size_t)nv * sizeof *w->cell_node_gid);
     memcpy(w->cell_face_tag + pos * nf, set->face_tag + idx * nf, (size_t)nf * sizeof *w->cell_face_tag);
     w->cell_layer[pos] = (int8_t)layer;
@@ -58,7 +59,7 @@ static void assemble_cells(struct mesh *m, struct scratch *w, const struct cells
     m->ncells = checked_i32(nc, "cells");
     m->ncells_owned = (int32_t)own->ncells;
     m->cell_gid = xmalloc((size_t)(nc ? nc : 1) * sizeof *m->cell_gid);
-    m->cell_owner = xmalloc((size_t)(nc ? nc : 1) * sizeof *m->cell_owner);
+    m->ghost_cell_owner = xmalloc((size_t)(nc - own->ncells + 1) * sizeof *m->ghost_cell_owner);
     m->cell_nodes = xmalloc((size_t)(nc ? nc : 1) * nv * sizeof *m->cell_nodes);
     m->cell_faces = xmalloc((size_t)(nc ? nc : 1) * nf * sizeof *m->cell_faces);
     w->cell_face_tag = xmalloc((size_t)(nc ? nc : 1) * nf * sizeof *w->cell_face_tag);
@@ -129,7 +130,7 @@ static void assemble_nodes(struct mesh *m, struct scratch *w, const struct cells
     key_idx_sort(o, nn);
     m->nnodes_owned = (int32_t)nown;
     m->node_gid = xmalloc((size_t)(nn ? nn : 1) * sizeof *m->node_gid);
-    m->node_owner = xmalloc((size_t)(nn ? nn : 1) * sizeof *m->node_owner);
+    m->ghost_node_owner = xmalloc((size_t)(nn - nown + 1) * sizeof *m->ghost_node_owner);
     m->node_xyz = xmalloc((size_t)(nn ? nn : 1) * 3 * sizeof *m->node_xyz);
     /* classes in sort order: 0 owned, 1 other layer-0, 1 + l layer l */
     int64_t per_class[MAX_LAYERS + 2] = {0};
@@ -143,7 +144,8 @@ static void assemble_nodes(struct mesh *m, struct scratch *w, const struct cells
     for (int64_t i = 0; i < nn; i++) {
         int64_t src = o[i].idx;
         m->node_gid[i] = ngid[src];
-        m->node_owner[i] = nowner[src];
+        if (i >= nown)
+            m->ghost_node_owner[i - nown] = nowner[src];
         const double *x = cellset_node_xyz(own, ngid[src]);
         if (!x)
             x = cellset_node_xyz(ghosts, ngid[src]);
@@ -495,11 +497,11 @@ void mesh_destroy(struct mesh *m)
     if (!m)
         return;
     free(m->cell_gid);
-    free(m->cell_owner);
+    free(m->ghost_cell_owner);
     free(m->cell_nodes);
     free(m->cell_faces);
     free(m->node_gid);
-    free(m->node_owner);
+    free(m->ghost_node_owner);
     free(m->node_xyz);
     free(m->node_cell_off);
     free(m->node_cells);

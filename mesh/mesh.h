@@ -40,14 +40,14 @@ struct mesh {
     int32_t ncells, ncells_owned;
     int32_t cell_layer_start[MAX_LAYERS + 2];
     int64_t *cell_gid;      /* [ncells] */
-    int32_t *cell_owner;    /* [ncells] rank */
+    int32_t *ghost_cell_owner; /* [ncells - ncells_owned] rank of each ghost (mesh_cell_owner) */
     int32_t *cell_nodes;    /* [ncells][nnodes per cell] */
     int32_t *cell_faces;    /* [ncells][nfaces per cell] */
 
     int32_t nnodes, nnodes_owned;
     int32_t node_layer_start[MAX_LAYERS + 2];
     int64_t *node_gid;   /* [nnodes] */
-    int32_t *node_owner; /* [nnodes] */
+    int32_t *ghost_node_owner; /* [nnodes - nnodes_owned] rank of each ghost (mesh_node_owner) */
     double *node_xyz;    /* [nnodes][3], length units */
     int32_t *node_cell_off, *node_cells; /* CSR [nnodes+1], cells in ascending gid */
     int8_t *node_corner; /* [as node_cells] the node's position in that cell's node list */
@@ -74,6 +74,17 @@ static inline void mesh_cell_coords_n(const struct mesh *m, const double *x, int
 static inline void mesh_cell_coords(const struct mesh *m, const double *x, int32_t c, double (*xc)[3])
 {
     mesh_cell_coords_n(m, x, c, xc, m->el->nnodes);
+}
+
+/* The rank owning local cell c / node n: this one for the owned items, which come first, the
+ * ghosts' own owners otherwise (only theirs are kept: 4 bytes per owned item less). */
+static inline int32_t mesh_cell_owner(const struct mesh *m, int32_t c)
+{
+    return c < m->ncells_owned ? m->rank : m->ghost_cell_owner[c - m->ncells_owned];
+}
+static inline int32_t mesh_node_owner(const struct mesh *m, int32_t n)
+{
+    return n < m->nnodes_owned ? m->rank : m->ghost_node_owner[n - m->nnodes_owned];
 }
 
 /* Boundary tag of face f (0 when none). */

@@ -20,12 +20,13 @@ struct ghost_list {
     int32_t *idx;
 };
 
-/* Ghost items (owner != me) grouped by owner rank, in local order inside a group. */
+/* Ghost items (owner != me, owner[i - first] for item i) grouped by owner rank, in local order
+ * inside a group. */
 static void group_by_owner(const int32_t *owner, int32_t first, int32_t n, int me, int P, struct ghost_list *g)
 {
     int64_t *off = xmalloc(((size_t)P + 1) * sizeof *off);
     g->idx = xmalloc((size_t)(n - first + 1) * sizeof *g->idx);
-    bucket_sort(owner + first, n - first, P, off, g->idx);
+    bucket_sort(owner, n - first, P, off, g->idx);
     if (off[me + 1] > off[me]) /* the numbering puts every owned item before first */
         hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: item %d after the owned ones is owned here",
                     g->idx[off[me]] + first);
@@ -74,8 +75,8 @@ void sync_plans_build(MPI_Comm comm, const struct mesh *m, struct sync_plan *cel
 {
     int P = comm_size(comm), me = comm_rank(comm);
     struct ghost_list gc, gn;
-    group_by_owner(m->cell_owner, m->ncells_owned, m->ncells, me, P, &gc);
-    group_by_owner(m->node_owner, m->nnodes_owned, m->nnodes, me, P, &gn);
+    group_by_owner(m->ghost_cell_owner, m->ncells_owned, m->ncells, me, P, &gc);
+    group_by_owner(m->ghost_node_owner, m->nnodes_owned, m->nnodes, me, P, &gn);
 
     /* tell each owner which of its items we hold, in our order */
     struct outbox out;

@@ -244,7 +244,7 @@ int main(int argc, char **argv)
             int32_t i = c - m->ncells_owned;
             gh[3 * i] = m->cell_gid[c];
             gh[3 * i + 1] = l;
-            gh[3 * i + 2] = m->cell_owner[c];
+            gh[3 * i + 2] = mesh_cell_owner(m, c);
         }
     int *gcnt, *gdsp;
     int64_t *ghost_all = gather64(comm, gh, 3 * nghost, &gcnt, &gdsp);
@@ -257,7 +257,7 @@ int main(int argc, char **argv)
         while (layer < L && i >= m->node_layer_start[layer + 1])
             layer++;
         nd[6 * i] = m->node_gid[i];
-        nd[6 * i + 1] = m->node_owner[i];
+        nd[6 * i + 1] = mesh_node_owner(m, i);
         nd[6 * i + 2] = layer;
         memcpy(&nd[6 * i + 3], &m->node_xyz[3 * i], 3 * sizeof(double));
     }
@@ -321,7 +321,7 @@ int main(int argc, char **argv)
             bad_numbering += m->node_gid[i - 1] >= m->node_gid[i];
     }
     for (int32_t i = 0; i < m->nnodes; i++)
-        bad_numbering += (i < m->nnodes_owned) != (m->node_owner[i] == me);
+        bad_numbering += (i < m->nnodes_owned) != (mesh_node_owner(m, i) == me);
     int bad_local[5] = {bad_nc, bad_order, bad_faces, bad_cf, bad_numbering}, bad_sum[5];
     MPI_Reduce(bad_local, bad_sum, 5, MPI_INT, MPI_SUM, 0, comm);
     if (me == 0) {
