@@ -283,7 +283,7 @@ static void list_tagged_faces(struct mesh *m, const struct scratch *w)
         for (int32_t i = 0; i < m->nfaces; i++) {
             if (m->face_cells[2 * (size_t)i + 1] != FACE_BOUNDARY)
                 continue;
-            int32_t tag = w->cell_face_tag[(size_t)m->face_cells[2 * (size_t)i] * nf + m->face_side[2 * (size_t)i]];
+            int32_t tag = w->cell_face_tag[(size_t)m->face_cells[2 * (size_t)i] * nf + mesh_face_side(m, i, 0)];
             if (tag && pass) {
                 m->tagged_face[n] = i;
                 m->tagged_tag[n] = tag;
@@ -321,15 +321,12 @@ static void number_faces(struct mesh *m, const struct scratch *w, const struct k
     const int nf = m->el->nfaces;
     m->nfaces = checked_i32(nface, "faces");
     m->face_cells = xmalloc((size_t)(nface ? nface : 1) * 2 * sizeof *m->face_cells);
-    m->face_side = xmalloc((size_t)(nface ? nface : 1) * 2);
     for (int64_t i = 0; i < nface; i++) {
-        int32_t a = (int32_t)(forder[i].idx / nf), sa = (int32_t)(forder[i].idx % nf);
+        int32_t a = (int32_t)(forder[i].idx / nf);
         int32_t other = m->cell_faces[forder[i].idx];
         int32_t b = other >= 0 ? other / nf : other, sb = other >= 0 ? other % nf : -1;
         m->face_cells[2 * i] = a;
         m->face_cells[2 * i + 1] = b;
-        m->face_side[2 * i] = (int8_t)sa;
-        m->face_side[2 * i + 1] = (int8_t)sb;
         m->cell_faces[forder[i].idx] = (int32_t)i;
         if (b >= 0)
             m->cell_faces[(int64_t)b * nf + sb] = (int32_t)i;
@@ -507,7 +504,6 @@ void mesh_destroy(struct mesh *m)
     free(m->node_cells);
     free(m->node_corner);
     free(m->face_cells);
-    free(m->face_side);
     free(m->tagged_face);
     free(m->tagged_tag);
     free(m);

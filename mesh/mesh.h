@@ -27,8 +27,8 @@ enum { FACE_BOUNDARY = -1, /* on the domain boundary */
  * - node_cells lists each node's local cells in ascending global id, so node-centred sums
  *   do not depend on the partition. It is complete for nodes of layers < nlayers.
  * - faces: every face of every local cell once. face_cells[2f] is the cell with the smaller
- *   global id (or the only local one), face_side[2f+s] the face's index in that cell's
- *   element numbering. Order: by the lowest layer of its cells, then global id = (smaller
+ *   global id (or the only local one); the face's index in each of its cells' element numbering
+ *   is found in cell_faces (mesh_face_side). Order: by the lowest layer of its cells, then global id = (smaller
  *   cell gid) * nfaces_per_cell + its face index. The ids fix the order and are not kept
  *   (nothing is attached to faces across ranks: 8 bytes per face less). */
 struct mesh {
@@ -54,7 +54,6 @@ struct mesh {
 
     int32_t nfaces;
     int32_t *face_cells; /* [nfaces][2], second FACE_BOUNDARY or FACE_CUT when alone */
-    int8_t *face_side;   /* [nfaces][2] face index inside each cell */
     /* Boundary tags: only the faces with one are listed (a few percent of the faces; 0 for the
      * others), 4 bytes per face less than an array over all faces. */
     int32_t ntagged;
@@ -85,6 +84,18 @@ static inline int32_t mesh_cell_owner(const struct mesh *m, int32_t c)
 static inline int32_t mesh_node_owner(const struct mesh *m, int32_t n)
 {
     return n < m->nnodes_owned ? m->rank : m->ghost_node_owner[n - m->nnodes_owned];
+}
+
+/* The index of face f in the element numbering of its cell face_cells[2f + k] (k 0 or 1, that
+ * cell local): found in the cell's faces rather than kept (2 bytes per face less). */
+static inline int mesh_face_side(const struct mesh *m, int32_t f, int k)
+{
+    const int nf = m->el->nfaces;
+    const int32_t *faces = m->cell_faces + (size_t)m->face_cells[2 * (size_t)f + k] * nf;
+    int s = 0;
+    while (s < nf - 1 && faces[s] != f)
+        s++;
+    return s;
 }
 
 /* Boundary tag of face f (0 when none). */

@@ -240,7 +240,7 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
             }
             if (c != a && a < nc && w->cell_near[a])
                 continue; /* done from cell a */
-            const int *fn = el->face_nodes[m->face_side[2 * (size_t)face]];
+            const int *fn = el->face_nodes[c == a ? s : mesh_face_side(m, face, 0)];
             int moving = 0;
             for (int i = 0; i < nfn; i++)
                 moving |= w->moved[m->cell_nodes[(size_t)a * nv + fn[i]]];
@@ -298,7 +298,7 @@ static void face_point(const struct mesh *m, const struct hydro_fields *f, const
     const int nfn = el->nface_nodes, nv = el->nnodes;
     const double inv_2nfn = 1.0 / (2 * nfn); /* exact (1/4 or 1/8) */
     const int32_t a = m->face_cells[2 * (size_t)face];
-    const int *fn = el->face_nodes[m->face_side[2 * (size_t)face]];
+    const int *fn = el->face_nodes[mesh_face_side(m, face, 0)];
     p[0] = p[1] = p[2] = 0;
     for (int i = 0; i < nfn; i++) {
         size_t node = (size_t)m->cell_nodes[(size_t)a * nv + fn[i]];

@@ -272,7 +272,7 @@ int main(int argc, char **argv)
         int64_t ng[MAX_CELL_NODES];
         for (int k = 0; k < nv; k++)
             ng[k] = m->node_gid[m->cell_nodes[c * nv + k]];
-        element_face_key(el, ng, m->face_side[2 * f], &fd[6 * f]);
+        element_face_key(el, ng, mesh_face_side(m, f, 0), &fd[6 * f]);
         fd[6 * f + 4] = m->face_cells[2 * f + 1] >= 0 ? 0 : m->face_cells[2 * f + 1];
         fd[6 * f + 5] = mesh_face_tag(m, f);
     }
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
         for (int f = 0; f < nf; f++) {
             int32_t face = m->cell_faces[c * nf + f];
             int side = m->face_cells[2 * face] == c ? 0 : m->face_cells[2 * face + 1] == c ? 1 : -1;
-            bad_cf += side < 0 || m->face_side[2 * face + side] != f;
+            bad_cf += side < 0 || mesh_face_side(m, face, side) != f;
             /* owned cells and inner layers never see a cut face */
             if (c < m->cell_layer_start[L] && m->face_cells[2 * face + 1] == FACE_CUT)
                 bad_faces++;
