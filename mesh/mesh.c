@@ -169,6 +169,9 @@ static void assemble_node_cells(struct mesh *m)
     const int nv = m->el->nnodes;
     const int64_t nc = m->ncells, nn = m->nnodes;
     checked_i32(nc * nv, "cell-node pairs");
+    if (nc > MESH_MAX_LOCAL_CELLS)
+        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "%lld local cells on rank %d: at most %d per rank (use more ranks)",
+                    (long long)nc, m->rank, (int)MESH_MAX_LOCAL_CELLS);
     /* the corners (cell c, node k) = c nv + k sorted by node, then each corner becomes its cell */
     int64_t *off = xmalloc(((size_t)nn + 1) * sizeof *off);
     m->node_cells = xmalloc((size_t)(nc > 0 ? nc * nv : 1) * sizeof *m->node_cells);
@@ -189,14 +192,13 @@ static void assemble_node_cells(struct mesh *m)
                 l[b - 1] = t;
             }
     }
-    m->node_corner = xmalloc((size_t)(nc > 0 ? nc * nv : 1) * sizeof *m->node_corner);
-    for (int64_t i = 0; i < nn; i++)
+    for (int64_t i = 0; i < nn; i++) /* each entry with the node's (first) corner in its cell */
         for (int32_t j = m->node_cell_off[i]; j < m->node_cell_off[i + 1]; j++) {
             const int32_t *cn = m->cell_nodes + (size_t)m->node_cells[j] * nv;
             int k = 0;
             while (cn[k] != i)
                 k++;
-            m->node_corner[j] = (int8_t)k;
+            m->node_cells[j] = m->node_cells[j] << NODE_CORNER_BITS | k;
         }
 
 }
@@ -346,12 +348,12 @@ static int face_matches(const struct mesh *m, const uint8_t *repeats, const unsi
     const int nv = el->nnodes, nf = el->nfaces, nfn = el->nface_nodes;
     int nmatch = 0;
     for (int32_t j = m->node_cell_off[key[0]]; j < m->node_cell_off[key[0] + 1]; j++) {
-        int32_t d = m->node_cells[j];
+        int32_t d = mesh_nc_cell(m->node_cells[j]);
         if (d == c && !repeats[c])
             continue;
         if (!repeats[c] && !repeats[d]) {
             const int32_t *cn = m->cell_nodes + (size_t)d * nv;
-            unsigned mask = 1u << m->node_corner[j];
+            unsigned mask = 1u << mesh_nc_corner(m->node_cells[j]);
             for (int i = 1; i < nfn && mask; i++) {
                 int k = 0;
                 while (k < nv && cn[k] != key[i])
@@ -502,7 +504,6 @@ void mesh_destroy(struct mesh *m)
     free(m->node_xyz);
     free(m->node_cell_off);
     free(m->node_cells);
-    free(m->node_corner);
     free(m->face_cells);
     free(m->tagged_face);
     free(m->tagged_tag);

@@ -49,8 +49,8 @@ struct mesh {
     int64_t *node_gid;   /* [nnodes] */
     int32_t *ghost_node_owner; /* [nnodes - nnodes_owned] rank of each ghost (mesh_node_owner) */
     double *node_xyz;    /* [nnodes][3], length units */
-    int32_t *node_cell_off, *node_cells; /* CSR [nnodes+1], cells in ascending gid */
-    int8_t *node_corner; /* [as node_cells] the node's position in that cell's node list */
+    int32_t *node_cell_off, *node_cells; /* CSR [nnodes+1], cells in ascending gid, each with the
+                                          * node's corner in it (mesh_nc_cell, mesh_nc_corner) */
 
     int32_t nfaces;
     int32_t *face_cells; /* [nfaces][2], second FACE_BOUNDARY or FACE_CUT when alone */
@@ -97,6 +97,14 @@ static inline int mesh_face_side(const struct mesh *m, int32_t f, int k)
         s++;
     return s;
 }
+
+/* An entry of node_cells: the cell times 8 plus the node's corner in it (its position in the
+ * cell's node list), one int32 instead of a cell index and a corner byte. At most
+ * MESH_MAX_LOCAL_CELLS local cells per rank. */
+enum { NODE_CORNER_BITS = 3 };
+#define MESH_MAX_LOCAL_CELLS (INT32_MAX >> NODE_CORNER_BITS)
+static inline int32_t mesh_nc_cell(int32_t entry) { return entry >> NODE_CORNER_BITS; }
+static inline int mesh_nc_corner(int32_t entry) { return entry & ((1 << NODE_CORNER_BITS) - 1); }
 
 /* Boundary tag of face f (0 when none). */
 int32_t mesh_face_tag(const struct mesh *m, int32_t f);

@@ -188,7 +188,7 @@ static unsigned char node_inner(const struct mesh *m, int32_t n)
     if (n >= m->nnodes_owned)
         return 0;
     for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++)
-        if (m->node_cells[k] >= m->ncells_owned)
+        if (mesh_nc_cell(m->node_cells[k]) >= m->ncells_owned)
             return 0;
     return 1;
 }

@@ -51,13 +51,21 @@ struct hydro_fields {
 };
 
 /* Wall boundary conditions: per node, up to 3 orthonormal directions along which the
- * velocity is zero (one per distinct wall direction around the node). */
+ * velocity is zero (one per distinct wall direction around the node). Node n's are
+ * dir[walls_first(n) .. walls_first(n + 1)): an offset inside its block of WALLS_BLOCK nodes
+ * (one byte per node) and each block's start, instead of a count and a start per node (5 bytes;
+ * most nodes have none). */
+enum { WALLS_BLOCK = 64 }; /* a block holds at most 3 x 64 directions: offsets below 256 */
 struct walls {
     int32_t nnodes;
-    int8_t *count;  /* [nnodes] wall directions at each node, 0 to 3 */
-    int32_t *first; /* [nnodes] the node's first direction in dir */
-    double *dir;    /* [sum of count][3] unit normals: only boundary nodes take room */
+    uint8_t *off;  /* [nnodes + 1] directions of the nodes before n in n's block */
+    int32_t *base; /* [nnodes / WALLS_BLOCK + 1] directions before each block */
+    double *dir;   /* [all directions][3] unit normals: only boundary nodes take room */
 };
+static inline int32_t walls_first(const struct walls *w, int32_t n)
+{
+    return w->base[n / WALLS_BLOCK] + w->off[n];
+}
 
 /* Where a cycle failed: the local cell (or -1), what went wrong and the check that saw it. */
 struct hydro_error {

@@ -44,7 +44,7 @@ void lagrange_node_mass(const struct mesh *m, struct hydro_fields *f, int32_t nn
     for (int32_t n = 0; n < nn; n++) {
         double s = 0;
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++)
-            s += f->mass[m->node_cells[k]];
+            s += f->mass[mesh_nc_cell(m->node_cells[k])];
         f->nmass[n] = s / nv;
     }
 }
@@ -54,8 +54,8 @@ static inline void node_force(const struct mesh *m, struct hydro_fields *f, int3
 {
     double F[3] = {0, 0, 0};
     for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
-        int32_t c = m->node_cells[k];
-        const double *C = f->corner + ((size_t)c * nv + (size_t)m->node_corner[k]) * 3;
+        const int32_t e = m->node_cells[k];
+        const double *C = f->corner + ((size_t)mesh_nc_cell(e) * nv + (size_t)mesh_nc_corner(e)) * 3;
         for (int d = 0; d < dim; d++)
             F[d] += C[d];
     }
@@ -72,8 +72,8 @@ void lagrange_forces(const struct mesh *m, struct hydro_fields *f, int32_t nn)
 
 void walls_apply(const struct walls *w, int32_t node, double v[3])
 {
-    for (int k = 0; k < w->count[node]; k++) {
-        const double *n = w->dir + ((size_t)w->first[node] + k) * 3;
+    for (int32_t k = walls_first(w, node); k < walls_first(w, node + 1); k++) {
+        const double *n = w->dir + (size_t)k * 3;
         double vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
         for (int d = 0; d < 3; d++)
             v[d] -= vn * n[d];
@@ -268,8 +268,8 @@ static int node_walls(const struct mesh *m, const double *x, int32_t n, double d
     double group[8][3];
     int ngroup = 0, count = 0;
     for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
-        int32_t c = m->node_cells[k];
-        int corner = m->node_corner[k];
+        int32_t c = mesh_nc_cell(m->node_cells[k]);
+        int corner = mesh_nc_corner(m->node_cells[k]);
         for (int f = 0; f < nf; f++) {
             int32_t face = m->cell_faces[(size_t)c * nf + f];
             if (m->face_cells[2 * (size_t)face + 1] != FACE_BOUNDARY)
@@ -323,33 +323,37 @@ static int node_walls(const struct mesh *m, const double *x, int32_t n, double d
 void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls *w)
 {
     w->nnodes = nn;
-    w->count = xcalloc((size_t)(nn ? nn : 1), sizeof *w->count);
-    w->first = xcalloc((size_t)(nn ? nn : 1), sizeof *w->first);
+    w->off = xmalloc((size_t)nn + 1);
+    w->base = xmalloc(((size_t)nn / WALLS_BLOCK + 1) * sizeof *w->base);
+    uint8_t *count = xmalloc((size_t)(nn ? nn : 1));
     PAR_FOR(nn)
     for (int32_t n = 0; n < nn; n++) {
         double dir[3][3];
-        w->count[n] = (int8_t)node_walls(m, x, n, dir);
+        count[n] = (uint8_t)node_walls(m, x, n, dir);
     }
-    size_t ndir = 0;
-    for (int32_t n = 0; n < nn; n++) {
-        w->first[n] = (int32_t)ndir;
-        ndir += (size_t)w->count[n];
+    int32_t ndir = 0;
+    for (int32_t n = 0; n <= nn; n++) {
+        if (n % WALLS_BLOCK == 0)
+            w->base[n / WALLS_BLOCK] = ndir;
+        w->off[n] = (uint8_t)(ndir - w->base[n / WALLS_BLOCK]);
+        ndir += n < nn ? count[n] : 0;
     }
-    w->dir = xmalloc((ndir ? ndir : 1) * 3 * sizeof *w->dir);
+    w->dir = xmalloc((size_t)(ndir ? ndir : 1) * 3 * sizeof *w->dir);
     PAR_FOR(nn)
     for (int32_t n = 0; n < nn; n++) {
-        if (!w->count[n])
+        if (!count[n])
             continue;
         double dir[3][3];
         node_walls(m, x, n, dir);
-        memcpy(w->dir + (size_t)w->first[n] * 3, dir, (size_t)w->count[n] * 3 * sizeof(double));
+        memcpy(w->dir + (size_t)walls_first(w, n) * 3, dir, (size_t)count[n] * 3 * sizeof(double));
     }
+    free(count);
 }
 
 void walls_free(struct walls *w)
 {
-    free(w->count);
-    free(w->first);
+    free(w->off);
+    free(w->base);
     free(w->dir);
     memset(w, 0, sizeof *w);
 }

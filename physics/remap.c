@@ -31,7 +31,8 @@ size_t remap_work_size(const struct mesh *m, int nmat)
 {
     size_t nc = (size_t)(m->ncells ? m->ncells : 1), nf = (size_t)(m->nfaces ? m->nfaces : 1);
     size_t nphi = (size_t)nphi_of(nmat);
-    return nc * (nphi + REMAP_NPHI * 3 + 3 + 1) + nf; /* the materials' slopes and the centres are not kept */
+    /* the materials' slopes and the centres are not kept, the swept volumes as one byte each */
+    return nc * (nphi + REMAP_NPHI * 3 + 3 + 1) + (nf + sizeof(double) - 1) / sizeof(double);
 }
 
 void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch, int nmat)
@@ -52,7 +53,7 @@ void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch
     p += nc * 3;
     w->knew = p;
     p += nc;
-    w->swept = p;
+    w->swept = (signed char *)p;
     w->moved = zeroed(nn, sizeof *w->moved);
     w->node_near = zeroed(nn, sizeof *w->node_near);
     w->cell_moves = zeroed(nc, sizeof *w->cell_moves);
@@ -128,7 +129,7 @@ static void mark_near(const struct mesh *m, struct remap_work *w, int32_t j)
 {
     w->node_near[j] = 1;
     for (int32_t k = m->node_cell_off[j]; k < m->node_cell_off[j + 1]; k++)
-        w->cell_near[m->node_cells[k]] = 1;
+        w->cell_near[mesh_nc_cell(m->node_cells[k])] = 1;
 }
 
 /* remap_active from the moved nodes outwards, serially: a step that moves few nodes (the bench's
@@ -145,7 +146,7 @@ static void remap_active_sparse(const struct mesh *m, struct remap_work *w, int3
         mark_near(m, w, j);
     for (int32_t n = 0; n < m->nnodes; n++)
         for (int32_t k = m->node_cell_off[n]; w->moved[n] && k < m->node_cell_off[n + 1]; k++) {
-            int32_t c = m->node_cells[k];
+            int32_t c = mesh_nc_cell(m->node_cells[k]);
             if (w->cell_moves[c])
                 continue;
             w->cell_moves[c] = 1;
@@ -168,7 +169,7 @@ static void remap_active_dense(const struct mesh *m, struct remap_work *w, int32
     for (int32_t n = 0; n < m->nnodes; n++) {
         unsigned char near = n >= complete;
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++)
-            near |= w->cell_moves[m->node_cells[k]]; /* no early exit: fewer branches, no fewer loads */
+            near |= w->cell_moves[mesh_nc_cell(m->node_cells[k])]; /* no early exit: fewer branches, no fewer loads */
         w->node_near[n] = near;
     }
     PAR_FOR(m->ncells)
@@ -222,69 +223,77 @@ void remap_values(const struct mesh *m, const struct hydro_fields *f, struct rem
     }
 }
 
-void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc)
+/* The volume face gains for its first cell face_cells[2 face] (side a_side) when it moves to the
+ * targets: 0 for a boundary face and a face none of whose nodes moves. remap_swept keeps its sign,
+ * remap_cell computes it again where something crosses (the same arithmetic, the same bits): one
+ * byte per face instead of a double, for a second evaluation of the faces that carry a flux. */
+static double face_swept(const struct mesh *m, const struct hydro_fields *f, const struct remap_work *w,
+                         int32_t face, int a_side)
 {
     const struct element *el = m->el;
-    const int nf = el->nfaces, nfn = el->nface_nodes, nv = el->nnodes;
-    const struct element *sweep_el = element_of_dim(el->dim);
+    const int nfn = el->nface_nodes, nv = el->nnodes;
+    const int32_t a = m->face_cells[2 * (size_t)face];
+    if (m->face_cells[2 * (size_t)face + 1] < 0)
+        return 0;
+    const int *fn = el->face_nodes[a_side];
+    int moving = 0;
+    for (int i = 0; i < nfn; i++)
+        moving |= w->moved[m->cell_nodes[(size_t)a * nv + fn[i]]];
+    if (!moving) /* a face that stays put sweeps nothing (most faces of a directional sweep) */
+        return 0;
+    double x[8][3], move = 0;
+    for (int i = 0; i < nfn; i++) {
+        int32_t node = m->cell_nodes[(size_t)a * nv + fn[i]];
+        const double *from = f->x + 3 * (size_t)node;
+        double to[3];
+        target(f, w, (size_t)node, to);
+        if (el->dim == 2) { /* quad (n0, n0', n1', n1): counter-clockwise when a gains */
+            memcpy(x[i == 0 ? 0 : 3], from, sizeof x[0]);
+            memcpy(x[i == 0 ? 1 : 2], to, sizeof x[0]);
+        } else { /* hex: the face at x below, the face at xt above */
+            memcpy(x[i], from, sizeof x[0]);
+            memcpy(x[i + 4], to, sizeof x[0]);
+        }
+        for (int d = 0; d < 3; d++)
+            move = fabs(to[d] - from[d]) > move ? fabs(to[d] - from[d]) : move;
+    }
+    double vol = geom_volume(element_of_dim(el->dim), (const double(*)[3])x), nrm[3];
+    /* the face at x (nodes 0 and 3 of the swept quad, 0-3 of the swept hex), with
+     * geom_face_normal's arithmetic, without gathering the whole cell */
+    if (el->dim == 2) {
+        nrm[0] = x[3][1] - x[0][1];
+        nrm[1] = -(x[3][0] - x[0][0]);
+        nrm[2] = 0;
+    } else {
+        double d1[3], d2[3];
+        for (int d = 0; d < 3; d++) {
+            d1[d] = x[2][d] - x[0][d];
+            d2[d] = x[3][d] - x[1][d];
+        }
+        nrm[0] = 0.5 * (d1[1] * d2[2] - d1[2] * d2[1]);
+        nrm[1] = 0.5 * (d1[2] * d2[0] - d1[0] * d2[2]);
+        nrm[2] = 0.5 * (d1[0] * d2[1] - d1[1] * d2[0]);
+    }
+    double area = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+    /* a face sliding along itself sweeps round-off only: exactly nothing, or the sign of
+     * that round-off would pick upwind cells and limiters at random */
+    return fabs(vol) > 1e-9 * move * area ? vol : 0.0;
+}
+
+void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc)
+{
+    const int nf = m->el->nfaces;
     /* the faces of the near cells below nc (the others' faces sweep nothing and are not read),
      * each written from one cell alone: its first, or the other when the first is not one of them */
     PAR_FOR(nc)
     for (int32_t c = 0; c < nc; c++)
         for (int s = 0; s < nf && w->cell_near[c]; s++) {
             int32_t face = m->cell_faces[(size_t)c * nf + s];
-            int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
-            if (b < 0) {
-                w->swept[face] = 0;
-                continue;
-            }
+            int32_t a = m->face_cells[2 * (size_t)face];
             if (c != a && a < nc && w->cell_near[a])
                 continue; /* done from cell a */
-            const int *fn = el->face_nodes[c == a ? s : mesh_face_side(m, face, 0)];
-            int moving = 0;
-            for (int i = 0; i < nfn; i++)
-                moving |= w->moved[m->cell_nodes[(size_t)a * nv + fn[i]]];
-            if (!moving) { /* a face that stays put sweeps nothing (most faces of a directional sweep) */
-                w->swept[face] = 0;
-                continue;
-            }
-            double x[8][3], move = 0;
-            for (int i = 0; i < nfn; i++) {
-                int32_t node = m->cell_nodes[(size_t)a * nv + fn[i]];
-                const double *from = f->x + 3 * (size_t)node;
-                double to[3];
-                target(f, w, (size_t)node, to);
-                if (el->dim == 2) { /* quad (n0, n0', n1', n1): counter-clockwise when a gains */
-                    memcpy(x[i == 0 ? 0 : 3], from, sizeof x[0]);
-                    memcpy(x[i == 0 ? 1 : 2], to, sizeof x[0]);
-                } else { /* hex: the face at x below, the face at xt above */
-                    memcpy(x[i], from, sizeof x[0]);
-                    memcpy(x[i + 4], to, sizeof x[0]);
-                }
-                for (int d = 0; d < 3; d++)
-                    move = fabs(to[d] - from[d]) > move ? fabs(to[d] - from[d]) : move;
-            }
-            double vol = geom_volume(sweep_el, (const double(*)[3])x), nrm[3];
-            /* the face at x (nodes 0 and 3 of the swept quad, 0-3 of the swept hex), with
-             * geom_face_normal's arithmetic, without gathering the whole cell */
-            if (el->dim == 2) {
-                nrm[0] = x[3][1] - x[0][1];
-                nrm[1] = -(x[3][0] - x[0][0]);
-                nrm[2] = 0;
-            } else {
-                double d1[3], d2[3];
-                for (int d = 0; d < 3; d++) {
-                    d1[d] = x[2][d] - x[0][d];
-                    d2[d] = x[3][d] - x[1][d];
-                }
-                nrm[0] = 0.5 * (d1[1] * d2[2] - d1[2] * d2[1]);
-                nrm[1] = 0.5 * (d1[2] * d2[0] - d1[0] * d2[2]);
-                nrm[2] = 0.5 * (d1[0] * d2[1] - d1[1] * d2[0]);
-            }
-            double area = sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-            /* a face sliding along itself sweeps round-off only: exactly nothing, or the sign of
-             * that round-off would pick upwind cells and limiters at random */
-            w->swept[face] = fabs(vol) > 1e-9 * move * area ? vol : 0.0;
+            double vol = face_swept(m, f, w, face, c == a ? s : mesh_face_side(m, face, 0));
+            w->swept[face] = vol > 0 ? SWEPT_GAINS : vol < 0 ? SWEPT_LOSES : SWEPT_NONE;
         }
 }
 
@@ -410,13 +419,13 @@ static void solve(int dim, int nk, const double A[3][3], const double (*b)[3], d
 /* Is cell c the upwind cell of face (the one whose material crosses it)? */
 static int upwind_is(const struct mesh *m, const struct remap_work *w, int32_t face, int32_t c)
 {
-    double s = w->swept[face];
+    int s = w->swept[face];
 #ifdef __SANITIZE_ADDRESS__ /* the arena is NaN there: a face remap_swept did not reach (kernel depths) */
-    assert(!isnan(s) && "a swept volume read before remap_swept computed it");
+    assert(s >= SWEPT_LOSES && s <= SWEPT_GAINS && "a swept volume read before remap_swept computed it");
 #endif
-    if (s == 0 || m->face_cells[2 * (size_t)face + 1] < 0)
+    if (s == SWEPT_NONE || m->face_cells[2 * (size_t)face + 1] < 0)
         return 0;
-    return s > 0 ? m->face_cells[2 * (size_t)face + 1] == c : m->face_cells[2 * (size_t)face] == c;
+    return s == SWEPT_GAINS ? m->face_cells[2 * (size_t)face + 1] == c : m->face_cells[2 * (size_t)face] == c;
 }
 
 /* Is cell c upwind of any of its faces? Only then are its slopes used (in a directional sweep
@@ -691,9 +700,9 @@ static void remap_cell(const struct mesh *m, struct hydro_fields *f, const struc
     for (int s = 0; s < nf; s++) {
         int32_t face = m->cell_faces[(size_t)c * nf + s];
         int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
-        double vol = w->swept[face];
-        if (b < 0 || vol == 0)
+        if (b < 0 || w->swept[face] == SWEPT_NONE)
             continue;
+        double vol = face_swept(m, f, w, face, c == a ? s : mesh_face_side(m, face, 0));
         flux = 1;
         int32_t up = vol > 0 ? b : a; /* the gaining cell takes the other's material */
         double p[3], val[REMAP_NPHI_MAX];
@@ -799,7 +808,7 @@ void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct rema
             continue;
         double mass = 0, du[3] = {0, 0, 0};
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++) {
-            int32_t c = m->node_cells[k];
+            int32_t c = mesh_nc_cell(m->node_cells[k]);
             double share = f->mass[c] * inv_nv;
             mass += share;
             for (int d = 0; d < 3; d++)

@@ -36,13 +36,17 @@ enum { REMAP_NPHI = 6 }; /* reconstructed: rho, e, k (specific kinetic energy), 
 /* then, with several materials, MAT_NPHI per material (materials.h) */
 enum { REMAP_NPHI_MAX = REMAP_NPHI + 3 * HYDRO_MAT_MAX };
 
+/* The sign of a face's swept volume for its first cell (0 is no value: a face not reached). */
+enum swept { SWEPT_LOSES = 1, SWEPT_NONE = 2, SWEPT_GAINS = 3 };
+
 struct remap_work {
     int32_t ncells, nfaces;
     int nmat, nphi;  /* materials (1: none carried), values per cell */
     double *phi;     /* [ncells][nphi] cell values at x */
     double *grad;    /* [ncells][REMAP_NPHI][3] limited slopes of the cell's own columns (the
                       * materials' are computed where a face uses them) */
-    double *swept;   /* [nfaces] volume gained by face_cells[0] when the face moves to the targets */
+    signed char *swept; /* [nfaces] what face_cells[0] does when the face moves to the targets (enum
+                         * swept; the volume is computed again where a flux crosses) */
     double *unew;    /* [ncells][3] remapped mean velocity */
     double *knew;    /* [ncells] remapped kinetic energy per unit mass */
     int sweep;       /* targets: x with coordinate sweep (every coordinate when -1) from x_init */
@@ -84,7 +88,7 @@ int64_t remap_active(const struct mesh *m, struct remap_work *w, int all);
  * [0, nc); the same for the item lists of remap_nodes and remap_finish. */
 void remap_values(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, const int32_t *cells,
                   int32_t nc);
-/* Swept volumes and centres of the faces of cells [0, nc) (interior faces only). */
+/* Which way the faces of cells [0, nc) sweep (interior faces only). */
 void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
 /* Least-squares slopes of the cell's own columns, cells [0, nc): needs values of their face
  * neighbours. */

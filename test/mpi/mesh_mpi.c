@@ -284,12 +284,14 @@ int main(int argc, char **argv)
     int bad_nc = 0, bad_order = 0, bad_faces = 0, bad_cf = 0;
     for (int32_t i = 0; i < m->nnodes; i++)
         for (int32_t k = m->node_cell_off[i] + 1; k < m->node_cell_off[i + 1]; k++)
-            bad_order += m->cell_gid[m->node_cells[k - 1]] >= m->cell_gid[m->node_cells[k]];
+            bad_order += m->cell_gid[mesh_nc_cell(m->node_cells[k - 1])] >=
+                         m->cell_gid[mesh_nc_cell(m->node_cells[k])];
     for (int32_t c = 0; c < m->ncells; c++)
         for (int k = 0; k < nv; k++) {
             int32_t n = m->cell_nodes[c * nv + k], found = 0;
             for (int32_t j = m->node_cell_off[n]; j < m->node_cell_off[n + 1]; j++)
-                found |= m->node_cells[j] == c;
+                found |= mesh_nc_cell(m->node_cells[j]) == c &&
+                         m->cell_nodes[c * nv + mesh_nc_corner(m->node_cells[j])] == n;
             bad_nc += !found;
         }
     for (int32_t c = 0; c < m->ncells; c++)
