@@ -29,7 +29,7 @@ static const struct {
     double global;   /* rank 0 holding the whole mesh at set-up, per cell of the mesh */
 } model[2] = {
     [D2] = {12e6, 0.5e6, 20e6, 385, 523, 240, 810, 312},
-    [D3] = {12e6, 0.5e6, 20e6, 503, 607, 280, 940, 390},
+    [D3] = {12e6, 0.5e6, 20e6, 503, 540, 280, 940, 390},
 };
 
 /* The largest block of a box split as the block partitioner splits it (METIS parts are about
