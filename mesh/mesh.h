@@ -3,6 +3,7 @@
 #ifndef HYDRO_MESH_H
 #define HYDRO_MESH_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -95,6 +96,7 @@ static inline int mesh_face_side(const struct mesh *m, int32_t f, int k)
     int s = 0;
     while (s < nf - 1 && faces[s] != f)
         s++;
+    assert(faces[s] == f && "a face missing from its cell's faces");
     return s;
 }
 

@@ -289,10 +289,11 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
     for (int32_t c = 0; c < nc; c++)
         for (int s = 0; s < nf && w->cell_near[c]; s++) {
             int32_t face = m->cell_faces[(size_t)c * nf + s];
-            int32_t a = m->face_cells[2 * (size_t)face];
+            int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
             if (c != a && a < nc && w->cell_near[a])
                 continue; /* done from cell a */
-            double vol = face_swept(m, f, w, face, c == a ? s : mesh_face_side(m, face, 0));
+            /* a's side of the face: s, or the first one in a (degenerate) cell holding it twice */
+            double vol = face_swept(m, f, w, face, c == a && b != a ? s : mesh_face_side(m, face, 0));
             w->swept[face] = vol > 0 ? SWEPT_GAINS : vol < 0 ? SWEPT_LOSES : SWEPT_NONE;
         }
 }
@@ -702,7 +703,7 @@ static void remap_cell(const struct mesh *m, struct hydro_fields *f, const struc
         int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
         if (b < 0 || w->swept[face] == SWEPT_NONE)
             continue;
-        double vol = face_swept(m, f, w, face, c == a ? s : mesh_face_side(m, face, 0));
+        double vol = face_swept(m, f, w, face, c == a && b != a ? s : mesh_face_side(m, face, 0)); /* as remap_swept */
         flux = 1;
         int32_t up = vol > 0 ? b : a; /* the gaining cell takes the other's material */
         double p[3], val[REMAP_NPHI_MAX];
