@@ -83,6 +83,8 @@ static const struct partitioner *lb_partitioner(const struct config *cfg)
     return partitioner_named(deck_enum_name("loadbalance", "mode", cfg->lb_mode));
 }
 
+int lb_repartitions(const struct config *cfg) { return cfg->lb_period > 0 && cfg->lb_mode != LB_SHUFFLE; }
+
 /* Does the cost model add work (loadbalance.cost other than uniform, cost_factor above 1)? */
 static int cost_adds_work(const struct config *cfg) { return cfg->lb_cost != COST_UNIFORM && cfg->cost_factor > 1; }
 

@@ -6,6 +6,7 @@
 struct run;
 struct loadbalance;
 struct cost_params;
+struct config;
 
 /* Registers the padding variables ([loadbalance] extra_cell_vars / extra_cell_array) with
  * values derived from (variable, cell global id), checked after every migration. */
@@ -14,6 +15,8 @@ struct loadbalance *lb_create(struct run *run);
  * reductions). On the second cycle of a hydro run with a cost model, calibrates the extra work
  * (collective): a costly cell must really cost cost_factor plain cells, as METIS is told. */
 void lb_account(struct loadbalance *lb, struct run *run, double seconds);
+/* Will a partitioner be asked for a new partition ([loadbalance] period > 0, mode not shuffle)? */
+int lb_repartitions(const struct config *cfg);
 /* At the end of a cycle: every period, measure and perhaps rebalance. Collective. */
 void lb_step(struct loadbalance *lb, struct run *run);
 void lb_report(const struct loadbalance *lb, struct run *run);

@@ -142,7 +142,12 @@ static void prolog(struct run *run)
     }
     if (!run->mesh)
         run_exit_collective(run, EXIT_BADINPUT, err);
-    release_freed_memory(); /* the set-up's scratch (node directory, cell sets, graph, messages) */
+    /* the set-up's scratch (node directory, cell sets, graph, messages) goes back to the system,
+     * except where a partitioner may rebalance: its first rebalance peaks higher anyway, and on
+     * this VM would fault those pages in again, about 10 us each (issue 17's case: the same peak
+     * either way, its partition step 0.084 -> 0.048 s; BENCHMARKS.md) */
+    if (!lb_repartitions(cfg))
+        release_freed_memory();
     timers_start(&run->tm, TIMER_PLANS);
     sync_plans_build(run->comm, run->mesh, &run->cell_plan, &run->node_plan);
     registry_init(&run->reg, run->mesh->ncells, run->mesh->nnodes);
