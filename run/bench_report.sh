@@ -59,8 +59,8 @@ else
     sync_args="-r 15 -k 100" sync_mesh="mesh.nx=$((50 * ranks)) mesh.ny=20 mesh.nz=20" matsync_args="-r 31 -k 100"
     grind_args="-r 5 -c 20" pat_args="-r 3" pat_deck=""
     mig_args="-r 9" mig_deck="" ckpt_args="-r 3 -c 6" ckpt_deck=""
-    mat_args="-r 3 -c 20" thr_args="-r 3 -c 20" weak_args="-r 3" weak_deck=""
-    bal_args="-r 3" bal_deck=""
+    mat_args="-r 3 -c 20" thr_args="-r 3 -c 20" weak_args="-r 5" weak_deck=""
+    bal_args="-r 5" bal_deck=""
 fi
 bal_parts="metis zoltan" # issue 17's figures: each deciding by gain and cost (the default)
 # Issue 18's grind and memory targets were set against the code it was filed with, measured on this
