@@ -60,12 +60,17 @@ void distribute_cells(MPI_Comm comm, const struct cellset *some, const int *dest
     free(count);
 }
 
-static double weight_imbalance(const double *w, int P)
+/* Rank r's relative speed (speed NULL: all equal). */
+static double speed_of(const double *speed, int r) { return speed ? speed[r] : 1.0; }
+
+/* (max - min) / min over ranks of their weight over their speed: of their times. */
+static double weight_imbalance(const double *w, const double *speed, int P)
 {
-    double lo = w[0], hi = w[0];
+    double lo = w[0] / speed_of(speed, 0), hi = lo;
     for (int r = 1; r < P; r++) {
-        lo = w[r] < lo ? w[r] : lo;
-        hi = w[r] > hi ? w[r] : hi;
+        const double t = w[r] / speed_of(speed, r);
+        lo = t < lo ? t : lo;
+        hi = t > hi ? t : hi;
     }
     return lo > 0 ? (hi - lo) / lo : -1;
 }
@@ -110,8 +115,8 @@ static void assign_parts(struct overlap *ov, int64_t n, int P, int *rank_of)
     free(taken);
 }
 
-void distribute_parts(MPI_Comm comm, int32_t n, const int *weight, const int *part, int *dest, double *imb_before,
-                      double *imb_after)
+void distribute_parts(MPI_Comm comm, int32_t n, const int *weight, const int *part, const double *speed, int *dest,
+                      double *imb_before, double *imb_after)
 {
     const int P = comm_size(comm), me = comm_rank(comm);
     double *mine = xcalloc((size_t)P, sizeof *mine); /* weight of this rank's cells per new part */
@@ -142,11 +147,15 @@ void distribute_parts(MPI_Comm comm, int32_t n, const int *weight, const int *pa
                 before[ov[k].rank] += ov[k].w;
                 k++;
             }
-        assign_parts(ov, nov, P, rank_of);
+        if (speed) /* part p was sized for rank p */
+            for (int p = 0; p < P; p++)
+                rank_of[p] = p;
+        else
+            assign_parts(ov, nov, P, rank_of);
         for (int64_t i = 0; i < nov; i++)
             after[rank_of[ov[i].part]] += ov[i].w;
-        w[0] = weight_imbalance(before, P);
-        w[1] = weight_imbalance(after, P);
+        w[0] = weight_imbalance(before, speed, P);
+        w[1] = weight_imbalance(after, speed, P);
         free(ov);
         free(before);
         free(after);
@@ -161,24 +170,28 @@ void distribute_parts(MPI_Comm comm, int32_t n, const int *weight, const int *pa
     *imb_after = w[1];
 }
 
-/* sum_k max_r w[r][k] over sum_k mean_r w[r][k], w: [P][ncon] (1 when there is no weight). */
-static double phase_time(const double *w, int P, int ncon)
+/* sum_k max_r w[r][k] / speed[r] over sum_k (sum_r w[r][k]) / (sum_r speed[r]), w: [P][ncon] (1
+ * when there is no weight): the phases' time over the balanced time. */
+static double phase_time(const double *w, const double *speed, int P, int ncon)
 {
-    double slowest = 0, mean = 0;
+    double slowest = 0, mean = 0, speeds = 0;
+    for (int r = 0; r < P; r++)
+        speeds += speed_of(speed, r);
     for (int k = 0; k < ncon; k++) {
         double hi = 0, sum = 0;
         for (int r = 0; r < P; r++) {
-            hi = w[(size_t)r * ncon + k] > hi ? w[(size_t)r * ncon + k] : hi;
+            const double t = w[(size_t)r * ncon + k] / speed_of(speed, r);
+            hi = t > hi ? t : hi;
             sum += w[(size_t)r * ncon + k];
         }
         slowest += hi;
-        mean += sum / P;
+        mean += sum / speeds;
     }
     return mean > 0 ? slowest / mean : 1;
 }
 
-void distribute_phase_cost(MPI_Comm comm, int32_t n, const int *weight, int ncon, const int *dest, double *before,
-                           double *after)
+void distribute_phase_cost(MPI_Comm comm, int32_t n, const int *weight, int ncon, const int *dest,
+                           const double *speed, double *before, double *after)
 {
     const int P = comm_size(comm), me = comm_rank(comm);
     const size_t span = (size_t)P * ncon;
@@ -189,13 +202,13 @@ void distribute_phase_cost(MPI_Comm comm, int32_t n, const int *weight, int ncon
             w[span + (size_t)dest[c] * ncon + k] += weight[(size_t)c * ncon + k];
         }
     comm_sum_doubles(comm, w, (int)(2 * span));
-    *before = phase_time(w, P, ncon);
-    *after = phase_time(w + span, P, ncon);
+    *before = phase_time(w, speed, P, ncon);
+    *after = phase_time(w + span, speed, P, ncon);
     free(w);
 }
 
-void distribute_weight_imbalance(MPI_Comm comm, int32_t n, const int *weight, const int *dest, double *imb_before,
-                                 double *imb_after)
+void distribute_weight_imbalance(MPI_Comm comm, int32_t n, const int *weight, const int *dest, const double *speed,
+                                 double *imb_before, double *imb_after)
 {
     const int P = comm_size(comm), me = comm_rank(comm);
     double *w = xcalloc(2 * (size_t)P, sizeof *w); /* before, then after */
@@ -204,7 +217,7 @@ void distribute_weight_imbalance(MPI_Comm comm, int32_t n, const int *weight, co
         w[P + dest[c]] += weight[c];
     }
     comm_sum_doubles(comm, w, 2 * P);
-    *imb_before = weight_imbalance(w, P);
-    *imb_after = weight_imbalance(w + P, P);
+    *imb_before = weight_imbalance(w, speed, P);
+    *imb_after = weight_imbalance(w + P, speed, P);
     free(w);
 }

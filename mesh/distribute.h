@@ -12,25 +12,30 @@
  * source rank in ascending rank order; the cells staying here are copied, not sent). */
 void distribute_cells(MPI_Comm comm, const struct cellset *some, const int *dest, struct cellset *own);
 
+/* Ranks' relative speeds below (speed[P], the same on every rank; NULL: all equal): a rank's time
+ * is its weight over its speed, and the imbalances are of those times. */
+
 /* Collective, for load balancing: this rank's n owned cells (integer weights) fall into parts
  * part[] of a new partition into as many parts as ranks; each part goes to the rank holding the
- * most of its weight already (greedily, heaviest overlap first), so that the fewest cells move:
- * dest[c] is the new owner of cell c. Also the weight imbalance (max - min) / min over ranks as
- * it is and as it will be (-1 when a rank holds no weight). */
-void distribute_parts(MPI_Comm comm, int32_t n, const int *weight, const int *part, int *dest, double *imb_before,
-                      double *imb_after);
+ * most of its weight already (greedily, heaviest overlap first), so that the fewest cells move,
+ * or with speeds part p to rank p (its size was chosen for that rank): dest[c] is the new owner
+ * of cell c. Also the imbalance (max - min) / min over ranks as it is and as it will be (-1 when
+ * a rank holds no weight). */
+void distribute_parts(MPI_Comm comm, int32_t n, const int *weight, const int *part, const double *speed, int *dest,
+                      double *imb_before, double *imb_after);
 
-/* Collective: the weight imbalance (max - min) / min over ranks of the owned cells' weights, as
- * they are and once every cell c is at dest[c] (-1 when a rank would hold no weight). */
-void distribute_weight_imbalance(MPI_Comm comm, int32_t n, const int *weight, const int *dest, double *imb_before,
-                                 double *imb_after);
+/* Collective: the imbalance (max - min) / min over ranks of the owned cells' weights over the
+ * ranks' speeds, as they are and once every cell c is at dest[c] (-1 when a rank would hold no
+ * weight). */
+void distribute_weight_imbalance(MPI_Comm comm, int32_t n, const int *weight, const int *dest, const double *speed,
+                                 double *imb_before, double *imb_after);
 
 /* Collective: the time of the ranks' phases in one cycle over the balanced time, as they are and
  * once every cell c is at dest[c]. Each of the ncon weights weight[c][ncon] is a phase's work that
  * a synchronisation ends (the ranks wait there for the slowest), so the time is the sum over the
- * phases of the slowest rank's weight, and the balanced time the sum of their means: 1 when every
- * phase is balanced. */
-void distribute_phase_cost(MPI_Comm comm, int32_t n, const int *weight, int ncon, const int *dest, double *before,
-                           double *after);
+ * phases of the slowest rank's weight over its speed, and the balanced time the sum of each phase's
+ * weight over the ranks' summed speed: 1 when every phase is balanced. */
+void distribute_phase_cost(MPI_Comm comm, int32_t n, const int *weight, int ncon, const int *dest,
+                           const double *speed, double *before, double *after);
 
 #endif

@@ -1,7 +1,7 @@
 /* The METIS backend: the distributed graph gathered on rank 0 in global id order (the order a
  * serial code would give METIS, so that the partition does not depend on where the cells were),
- * METIS with a fixed seed (k-way; recursive bisection for several constraints on up to 8 parts),
- * the parts sent back to the vertices' ranks. */
+ * METIS with a fixed seed (k-way; recursive bisection for several constraints on up to 8 parts)
+ * and the parts' target shares, the parts sent back to the vertices' ranks. */
 #include <metis.h>
 #include <pthread.h>
 #include <signal.h>
@@ -25,8 +25,16 @@ enum { METIS_RECURSIVE_MAX = 8 }; /* parts up to which several constraints use r
  * METIS catches SIGTERM and SIGABRT while it runs and turns them into an error return, which
  * would end the job instead of the clean stop with a dump that SIGTERM asks for: SIGTERM is held
  * pending during the call and hydro's handlers are put back after it. */
-static void metis_part(idx_t nvtx, idx_t ncon, idx_t *xadj, idx_t *adj, idx_t *vw, idx_t nparts, idx_t *part)
+static void metis_part(idx_t nvtx, idx_t ncon, idx_t *xadj, idx_t *adj, idx_t *vw, idx_t nparts, const double *share,
+                       idx_t *part)
 {
+    real_t *tp = NULL; /* each part's fraction of every constraint (NULL: equal) */
+    if (share) {
+        tp = xmalloc((size_t)nparts * (size_t)ncon * sizeof *tp);
+        for (idx_t p = 0; p < nparts; p++)
+            for (idx_t k = 0; k < ncon; k++)
+                tp[p * ncon + k] = (real_t)share[p];
+    }
     struct sigaction term, abrt;
     sigset_t hold, old;
     sigaction(SIGTERM, NULL, &term);
@@ -40,10 +48,11 @@ static void metis_part(idx_t nvtx, idx_t ncon, idx_t *xadj, idx_t *adj, idx_t *v
     options[METIS_OPTION_SEED] = METIS_SEED;
     options[METIS_OPTION_NUMBERING] = 0;
     const int bisect = ncon > 1 && nparts <= METIS_RECURSIVE_MAX;
-    int rc = bisect ? METIS_PartGraphRecursive(&nvtx, &ncon, xadj, adj, vw, NULL, NULL, &nparts, NULL, NULL, options,
+    int rc = bisect ? METIS_PartGraphRecursive(&nvtx, &ncon, xadj, adj, vw, NULL, NULL, &nparts, tp, NULL, options,
                                                &objval, part)
-                    : METIS_PartGraphKway(&nvtx, &ncon, xadj, adj, vw, NULL, NULL, &nparts, NULL, NULL, options,
+                    : METIS_PartGraphKway(&nvtx, &ncon, xadj, adj, vw, NULL, NULL, &nparts, tp, NULL, options,
                                           &objval, part);
+    free(tp);
     sigaction(SIGTERM, &term, NULL);
     sigaction(SIGABRT, &abrt, NULL);
     pthread_sigmask(SIG_SETMASK, &old, NULL); /* a SIGTERM that came meanwhile is delivered now */
@@ -183,7 +192,8 @@ static void scatter_parts(MPI_Comm comm, const struct dgraph *g, int on_root, co
     inbox_free(&in);
 }
 
-static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, int *part)
+static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, const double *share,
+                            int *part)
 {
     (void)repart; /* a partition from scratch: distribute_parts then keeps the moves few */
     if (nparts == 1) { /* METIS 5.1 fails on nparts = 1: everything stays in part 0 */
@@ -208,7 +218,7 @@ static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, i
     int in_place = on_root && sizeof(idx_t) == sizeof *part; /* METIS writes part itself */
     if (me == 0) {
         whole_part = in_place ? (idx_t *)part : xcalloc((size_t)(w.n ? w.n : 1), sizeof *whole_part);
-        metis_part(w.n, w.vw ? (idx_t)g->ncon : 1, w.xadj, w.adj, w.vw, (idx_t)nparts, whole_part);
+        metis_part(w.n, w.vw ? (idx_t)g->ncon : 1, w.xadj, w.adj, w.vw, (idx_t)nparts, share, whole_part);
     }
     if (!in_place)
         scatter_parts(comm, g, on_root, &w, whole_part, part);

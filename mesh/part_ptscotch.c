@@ -2,6 +2,7 @@
  * rank gathers it), with Scotch's random generator fixed and reset before each call so that the same
  * graph on the same ranks gives the same parts, in a context of one thread. */
 #include <ptscotch.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +26,28 @@ static SCOTCH_Num *as_num(const int32_t *a, size_t n)
     return s;
 }
 
-static void ptscotch_partition(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, int *part)
+/* Parts into sp: equal parts (share NULL), or each part's fraction of the weight as the weights
+ * of a complete graph of parts (Scotch's target architecture; in 1/10000ths, at least 1). */
+static void ptscotch_map(MPI_Comm comm, SCOTCH_Dgraph *bound, SCOTCH_Strat *strat, int nparts, const double *share,
+                         SCOTCH_Num *sp)
+{
+    if (!share) {
+        scotch_check(comm, SCOTCH_dgraphPart(bound, nparts, strat, sp), "SCOTCH_dgraphPart");
+        return;
+    }
+    SCOTCH_Num *w = xmalloc((size_t)nparts * sizeof *w);
+    for (int p = 0; p < nparts; p++)
+        w[p] = (SCOTCH_Num)fmax(1.0, round(1e4 * share[p]));
+    SCOTCH_Arch arch;
+    scotch_check(comm, SCOTCH_archInit(&arch), "SCOTCH_archInit");
+    scotch_check(comm, SCOTCH_archCmpltw(&arch, nparts, w), "SCOTCH_archCmpltw");
+    scotch_check(comm, SCOTCH_dgraphMap(bound, &arch, strat, sp), "SCOTCH_dgraphMap");
+    SCOTCH_archExit(&arch);
+    free(w);
+}
+
+static void ptscotch_partition(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, const double *share,
+                               int *part)
 {
     (void)repart; /* PT-Scotch 7.0 has no distributed remapping: distribute_parts keeps the moves few */
     if (nparts == 1) {
@@ -64,7 +86,7 @@ static void ptscotch_partition(MPI_Comm comm, const struct dgraph *g, int nparts
     SCOTCH_contextRandomReset(&ctx);
     SCOTCH_Num *sp = sizeof(SCOTCH_Num) == sizeof *part ? (SCOTCH_Num *)part
                                                         : xmalloc((size_t)(n ? n : 1) * sizeof *sp);
-    scotch_check(comm, SCOTCH_dgraphPart(&bound, nparts, &strat, sp), "SCOTCH_dgraphPart");
+    ptscotch_map(comm, &bound, &strat, nparts, share, sp);
     if ((void *)sp != (void *)part) {
         for (int32_t i = 0; i < n; i++)
             part[i] = (int)sp[i];

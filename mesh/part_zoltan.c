@@ -113,7 +113,22 @@ static void zoltan_params(MPI_Comm comm, struct Zoltan_Struct *zz, int nparts, i
         zoltan_check(comm, Zoltan_Set_Param(zz, params[i][0], params[i][1]), params[i][0]);
 }
 
-static void zoltan_partition(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, int *part)
+/* Each part's fraction of the weight (Zoltan's part sizes), the same on every rank. */
+static void zoltan_part_sizes(MPI_Comm comm, struct Zoltan_Struct *zz, int nparts, const double *share)
+{
+    int *ids = xmalloc((size_t)nparts * sizeof *ids);
+    float *sizes = xmalloc((size_t)nparts * sizeof *sizes);
+    for (int p = 0; p < nparts; p++) {
+        ids[p] = p;
+        sizes[p] = (float)share[p];
+    }
+    zoltan_check(comm, Zoltan_LB_Set_Part_Sizes(zz, 1, nparts, ids, NULL, sizes), "Zoltan_LB_Set_Part_Sizes");
+    free(ids);
+    free(sizes);
+}
+
+static void zoltan_partition(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, const double *share,
+                             int *part)
 {
     const int me = comm_rank(comm);
     if (nparts == 1 || g->vtxdist[g->nranks] < nparts) { /* PHG fails (ZOLTAN_MEMERR) with fewer vertices than parts */
@@ -128,6 +143,8 @@ static void zoltan_partition(MPI_Comm comm, const struct dgraph *g, int nparts, 
         hydro_fatal(comm, EXIT_RUNTIME, "Zoltan: Zoltan_Create failed");
     struct zquery q = {g, me};
     zoltan_params(comm, zz, nparts, repart, comm_max_int(comm, g->vwgt != NULL));
+    if (share)
+        zoltan_part_sizes(comm, zz, nparts, share);
     zoltan_check(comm, Zoltan_Set_Num_Obj_Fn(zz, q_num_obj, &q), "Zoltan_Set_Num_Obj_Fn");
     zoltan_check(comm, Zoltan_Set_Obj_List_Fn(zz, q_obj_list, &q), "Zoltan_Set_Obj_List_Fn");
     zoltan_check(comm, Zoltan_Set_Num_Edges_Multi_Fn(zz, q_num_edges, &q), "Zoltan_Set_Num_Edges_Multi_Fn");

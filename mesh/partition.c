@@ -46,7 +46,7 @@ int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct ce
         double t0 = comm_wtime();
         dgraph_build(comm, some->el, some->ncells, some->gid, some->nodes, some->face_tag, NULL, 1, &g);
         *graph_seconds = comm_wtime() - t0;
-        pt->partition(comm, &g, P, 0, part);
+        pt->partition(comm, &g, P, 0, NULL, part);
         dgraph_free(&g);
     }
     distribute_cells(comm, some, part, own); /* part r goes to rank r */
@@ -95,7 +95,7 @@ int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struc
 }
 
 void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const struct mesh *m, const int *weight,
-                         int ncon, int *dest, double *imb_before, double *imb_after)
+                         int ncon, const double *speed, int *dest, double *imb_before, double *imb_after)
 {
     const int P = comm_size(comm);
     const int32_t n = m->ncells_owned;
@@ -111,10 +111,20 @@ void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const stru
     if (P > 1) {
         struct dgraph g;
         dgraph_from_mesh(comm, m, weight, ncon, &g);
-        pt->partition(comm, &g, P, 1, part);
+        double *share = NULL; /* each part's fraction of the weight: its rank's of the speeds */
+        if (speed) {
+            double sum = 0;
+            share = xmalloc((size_t)P * sizeof *share);
+            for (int r = 0; r < P; r++)
+                sum += speed[r];
+            for (int r = 0; r < P; r++)
+                share[r] = speed[r] / sum;
+        }
+        pt->partition(comm, &g, P, 1, share, part);
+        free(share);
         dgraph_free(&g);
     }
-    distribute_parts(comm, n, total, part, dest, imb_before, imb_after);
+    distribute_parts(comm, n, total, part, speed, dest, imb_before, imb_after);
     free(total);
     free(part);
 }

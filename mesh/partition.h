@@ -40,10 +40,11 @@ int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struc
 /* Collective, for load balancing: the new owner dest[c] of every owned cell of m, from pt's
  * partition of the dual graph weighted by the cells' integer weights weight[c][ncon] (ncon
  * balance constraints; a backend with one weight takes their sum), each part going to the rank
- * that holds most of its total weight (distribute_parts), so that the fewest cells move. Also
- * the total weight's imbalance (max - min) / min over ranks before and after (-1 when a rank
- * has no weight). */
+ * that holds most of its total weight (distribute_parts), so that the fewest cells move; with the
+ * ranks' relative speeds speed[P] (NULL: equal), part r sized for rank r's share and given to it.
+ * Also the imbalance (max - min) / min over ranks of the total weight over the speed, before and
+ * after (-1 when a rank has no weight). */
 void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const struct mesh *m, const int *weight,
-                         int ncon, int *dest, double *imb_before, double *imb_after);
+                         int ncon, const double *speed, int *dest, double *imb_before, double *imb_after);
 
 #endif

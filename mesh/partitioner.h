@@ -19,8 +19,9 @@ struct partitioner {
     /* Collective: part[i] in [0, nparts) for each local vertex i of g, the same for every run of
      * the same graph on the same ranks (fixed seeds), weighted by g's vertex weights. repart: the
      * vertices lie on the ranks of their current parts (a rebalance), so that a backend that can
-     * may weigh the vertices it moves against the edges it cuts. */
-    void (*partition)(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, int *part);
+     * may weigh the vertices it moves against the edges it cuts. share: each part's fraction of
+     * the total weight, the same on every rank (NULL: equal parts). */
+    void (*partition)(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, const double *share, int *part);
 };
 
 extern const struct partitioner partitioner_metis;

@@ -43,6 +43,7 @@ static const char *const splits[] = {"none", "directional", NULL};
 static const char *const lb_modes[] = {"metis", "zoltan", "ptscotch", "shuffle", NULL};
 static const char *const lb_decides[] = {"gain", "threshold", NULL};
 static const char *const lb_weightings[] = {"total", "phases", "auto", NULL};
+static const char *const lb_speed_kinds[] = {"equal", "measured", NULL};
 static const char *const costs[COST_COUNT + 1] = {
     [COST_UNIFORM] = "uniform", [COST_REGION] = "region", [COST_SHOCK] = "shock"};
 static const char *const partitioners[] = {"metis", "block", "zoltan", "ptscotch", NULL};
@@ -220,6 +221,12 @@ const struct deck_key deck_keys[] = {
      "ranks and more METIS then balances the total poorly and partitions 3 x slower); auto: phases with metis on "
      "up to 8 ranks, total otherwise",
      OFF(lb_weights)},
+    {"loadbalance", "speeds", KEY_ENUM, "equal", 0, 0, lb_speed_kinds,
+     "metis, zoltan, ptscotch: give every rank the same share of the weight (equal), or a share in proportion to "
+     "its speed (measured: the Lagrange phase's items per second on that rank since the last check, for ranks "
+     "that run at different speeds, such as ranks sharing a core or on slower nodes; speeds within 5% of "
+     "each other count as equal); same results",
+     OFF(lb_speeds)},
     {"loadbalance", "shuffle_fraction", KEY_DOUBLE, "0.1", 0, 1, NULL,
      "shuffle: fraction of each rank's cells moved, those of lowest centre x, rounded up", OFF(shuffle_fraction)},
     {"loadbalance", "cost", KEY_ENUM, "uniform", 0, 0, costs,
@@ -278,6 +285,10 @@ const struct deck_key deck_keys[] = {
      OFF(test_fatal_cycle)},
     {"run", "test_fatal_rank", KEY_INT, "0", 0, BIG, NULL, "for tests only: the rank test_fatal_cycle stops",
      OFF(test_fatal_rank)},
+    {"run", "test_speed_rank0", KEY_DOUBLE, "1", 0.01, 100, NULL,
+     "for tests only: loadbalance.speeds = measured takes rank 0's measured speed times this (a slower or faster "
+     "rank 0 on any machine)",
+     OFF(test_speed_rank0)},
 };
 const int deck_nkeys = (int)(sizeof deck_keys / sizeof deck_keys[0]);
 

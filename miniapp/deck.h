@@ -25,6 +25,7 @@ enum remap_choice { REMAP_NONE, REMAP_EULER };
 enum lb_mode { LB_METIS, LB_ZOLTAN, LB_PTSCOTCH, LB_SHUFFLE };
 enum lb_decide { LB_DECIDE_GAIN, LB_DECIDE_THRESHOLD };
 enum lb_weights { LB_WEIGHTS_TOTAL, LB_WEIGHTS_PHASES, LB_WEIGHTS_AUTO };
+enum lb_speeds { LB_SPEEDS_EQUAL, LB_SPEEDS_MEASURED };
 enum partitioner_choice { PART_METIS, PART_BLOCK, PART_ZOLTAN, PART_PTSCOTCH };
 enum sync_mode { SYNC_PERSISTENT, SYNC_BASIC };
 
@@ -87,6 +88,7 @@ struct config {
     int lb_mode;
     int lb_decide;
     int lb_weights;
+    int lb_speeds;
     enum cost_kind lb_cost;
     long cost_factor, cost_units, extra_cell_vars, extra_cell_array;
     /* [output] */
@@ -100,6 +102,7 @@ struct config {
     double memory_limit; /* MB a rank may use; 0: the node's available memory shared by its ranks */
     long test_nan_cycle, test_nan_cell;     /* tests only: NaN injected into a cell's energy */
     long test_fatal_cycle, test_fatal_rank; /* tests only: one rank stops on a fatal error */
+    double test_speed_rank0; /* tests only: rank 0's measured speed multiplied by this */
 };
 
 enum key_type { KEY_INT, KEY_DOUBLE, KEY_STRING, KEY_ENUM, KEY_BOOL };

@@ -315,14 +315,14 @@ static void weights_finish(MPI_Comm comm, int32_t n, int *w, int ncon)
     }
 }
 
-static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, int **phases)
+static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, int **phases, double *rate)
 {
     const struct mesh *m = run->mesh;
     size_t n = (size_t)(m->ncells_owned ? m->ncells_owned : 1);
     int *w = xmalloc(n * (size_t)ncon * sizeof *w);
     *phases = nph == ncon ? w : xmalloc(n * (size_t)nph * sizeof **phases);
     double *extra = xmalloc(n * sizeof *extra);
-    double share, ratio = case_active_work(run, lb->work_cycles, extra, &share);
+    double share, ratio = case_active_work(run, lb->work_cycles, extra, &share, rate);
     lb->work_cycles = 0; /* the case counts again from here (and from zero on a new mesh) */
     int q_id = registry_flagged(&run->reg, VAR_SHOCK); /* none (sync_only): no cell is in a shock */
     const double *q = q_id >= 0 ? run->reg.v[q_id].data : NULL;
@@ -344,6 +344,44 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, 
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: the Lagrange phase is %.1f%% of a quiet "
                        "cell-cycle (measured)", run->cycle, 100 * share);
     return w;
+}
+
+/* The ranks' relative speeds, mean 1 (collective): with speeds = measured, each rank's rate (items
+ * per second in work that costs the same per item on every rank, since the last check; rank 0's
+ * times test_speed_rank0), printed. NULL (equal shares) otherwise, or when a rate is unknown or
+ * all lie within 5% of each other: a partition then depends on no timing. */
+static double *rank_speeds(struct run *run, double rate)
+{
+    const struct config *cfg = &run->cfg;
+    const int P = run->size;
+    if (cfg->lb_speeds != LB_SPEEDS_MEASURED || cfg->lb_mode == LB_SHUFFLE)
+        return NULL;
+    double *speed = xcalloc((size_t)P, sizeof *speed);
+    speed[run->rank] = rate * (run->rank == 0 ? cfg->test_speed_rank0 : 1.0);
+    comm_sum_doubles(run->comm, speed, P);
+    int lo = 0, hi = 0;
+    double sum = 0;
+    for (int r = 0; r < P; r++) {
+        lo = speed[r] < speed[lo] ? r : lo;
+        hi = speed[r] > speed[hi] ? r : hi;
+        sum += speed[r];
+    }
+    const int equal = !(speed[lo] > 0) || speed[hi] <= 1.05 * speed[lo];
+    if (speed[lo] > 0)
+        listing_printf(run->lst, "Balance", "Cycle %ld: ranks' speeds (the Lagrange phase's items per second since the "
+                       "last check): min %.4g (rank %d), max %.4g (rank %d), max / min %.3f: %s", run->cycle,
+                       speed[lo], lo, speed[hi], hi, speed[hi] / speed[lo],
+                       equal ? "within 5%, equal shares" : "shares in proportion");
+    else
+        listing_printf(run->lst, "Balance", "Cycle %ld: ranks' speeds unknown (a rank timed no Lagrange phase): "
+                       "equal shares", run->cycle);
+    if (equal) {
+        free(speed);
+        return NULL;
+    }
+    for (int r = 0; r < P; r++)
+        speed[r] *= P / sum;
+    return speed;
 }
 
 /* Every migrating variable of one centering, as one synchronisation. */
@@ -454,7 +492,9 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     int *dest = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *dest);
     double wb = 0, wa = 0;
     const int ncon = weights_per_cell(run), nph = phases_per_cell(run);
-    int *wp, *w = weights(lb, run, ncon, nph, &wp);
+    double rate;
+    int *wp, *w = weights(lb, run, ncon, nph, &wp, &rate);
+    double *speed = rank_speeds(run, rate);
     /* the case's work arrays go first (they are rebuilt for the new mesh anyway), so that the
      * partition's scratch and the messages take their place. Their pages stay with the process
      * (a page handed back is faulted in again when reused: on issue 17's case that made a
@@ -465,13 +505,14 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     if (keep)
         release_freed_memory();
     if (cfg->lb_mode != LB_SHUFFLE) {
-        partition_rebalance(run->comm, lb_partitioner(cfg), m, w, ncon, dest, &wb, &wa);
+        partition_rebalance(run->comm, lb_partitioner(cfg), m, w, ncon, speed, dest, &wb, &wa);
     } else {
         shuffle(run, cfg->shuffle_fraction, dest);
-        distribute_weight_imbalance(run->comm, m->ncells_owned, w, dest, &wb, &wa);
+        distribute_weight_imbalance(run->comm, m->ncells_owned, w, dest, NULL, &wb, &wa);
     }
     double pb = 1, pa = 1; /* the phases' time over the balanced time, now and with the new partition */
-    distribute_phase_cost(run->comm, m->ncells_owned, wp, nph, dest, &pb, &pa);
+    distribute_phase_cost(run->comm, m->ncells_owned, wp, nph, dest, speed, &pb, &pa);
+    free(speed);
     if (wp != w)
         free(wp);
     free(w);

@@ -3,8 +3,8 @@
 # load balancer's repartitions give final dumps bit for bit those of one rank; with a distributed
 # backend no rank holds more than its share of the generated box or of a Gmsh file before the
 # partition (metis gathers it on rank 0); the listing names the partitioner, its quality and every decision; a
-# restart on another rank count with another partitioner; one weight per cell or per phase; bad
-# keys exit 2.
+# restart on another rank count with another partitioner; one weight per cell or per phase; parts
+# sized by the ranks' speeds; bad keys exit 2.
 . test/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -131,6 +131,27 @@ for pt in zoltan metis; do
     fi
     [ $rc -eq 0 ] || diag "$(cat judge.$pt/err)"
 done
+# ranks of different speeds (loadbalance.speeds = measured; the test key makes rank 0 four times
+# slower than it measures, far beyond the noise of a small run's timings): every backend sizes the
+# parts by the speeds, so that the imbalance of the ranks' times (weight over speed) drops by half
+# at least, and the results stay bit for bit; speeds = equal (the default) measures nothing
+for pt in metis zoltan ptscotch; do
+    d=speeds.$pt
+    hydro_in $d 2 $sod loadbalance.period=3 loadbalance.threshold=0 loadbalance.decide=threshold loadbalance.mode=$pt \
+        loadbalance.speeds=measured run.test_speed_rank0=0.25
+    rc=$?
+    set -- $(sed -n 's/.*Rebalance at cycle 3 .*cell weights \([0-9.]*\) -> \([0-9.]*\);.*/\1 \2/p' $d/log) 0 0
+    [ $rc -eq 0 ] && grep -Eq "Cycle 3: ranks' speeds \(the Lagrange phase's items per second since the last check\): min [0-9.e+-]+ \(rank 0\), max [0-9.e+-]+ \(rank 1\), max / min [0-9.]+: shares in proportion" $d/log &&
+        awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 0.5 && a < b / 2) }'
+    ok $? "loadbalance.speeds = measured, $pt, rank 0 four times slower: parts by the speeds (times' imbalance $1 -> $2)"
+    [ $rc -eq 0 ] || diag "$(cat $d/err)"
+    same sod.ref $d 000010 "loadbalance.speeds = measured, $pt: bit for bit 1 rank without rebalancing"
+done
+! grep -q "ranks' speeds" lb.metis.2/log; ok $? "loadbalance.speeds = equal (the default): no speeds measured"
+out=$(mpi 2 "$HYDRO" $sod loadbalance.speeds=fast 2>&1); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.speeds'; ok $? "an unknown loadbalance.speeds exits 2"
+out=$(mpi 2 "$HYDRO" $sod run.test_speed_rank0=0 2>&1); rc=$?
+[ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'run.test_speed_rank0'; ok $? "run.test_speed_rank0 = 0 exits 2"
 out=$(mpi 2 "$HYDRO" $sod loadbalance.weights=each 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.weights'; ok $? "an unknown loadbalance.weights exits 2"
 # weights whose total exceeds 2^31 (31360 cells of weight 80000): scaled, not wrapped

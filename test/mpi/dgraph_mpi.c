@@ -111,7 +111,7 @@ static int *parts_by_gid(MPI_Comm comm, const struct cellset *cs, int64_t N)
     struct dgraph g;
     dgraph_build(comm, cs->el, cs->ncells, cs->gid, cs->nodes, cs->face_tag, NULL, 1, &g);
     int *part = xmalloc((size_t)(cs->ncells + 1) * sizeof *part);
-    partitioner_metis.partition(comm, &g, comm_size(comm) > 1 ? comm_size(comm) : 2, 0, part);
+    partitioner_metis.partition(comm, &g, comm_size(comm) > 1 ? comm_size(comm) : 2, 0, NULL, part);
     int *all = comm_rank(comm) == 0 ? xmalloc((size_t)(N + 1) * sizeof *all) : NULL;
     for (int64_t i = 0; i < cs->ncells; i++) { /* to rank 0, by gid */
         int64_t rec[2] = {cs->gid[i], part[i]};
@@ -133,11 +133,11 @@ static int *parts_by_gid(MPI_Comm comm, const struct cellset *cs, int64_t N)
 }
 
 /* One backend on the scattered graph into nparts parts (weighted 0: unweighted, 1: weights 1 or 5
- * in w, 2: two constraints in w2): parts in range, every part non-empty and the heaviest within
- * 12% of the average weight (when there are 32 cells per part or more), and the same parts from a
- * second call. */
+ * in w, 2: two constraints in w2) of target shares share (NULL: equal): parts in range, every part
+ * non-empty and the heaviest within 12% of its share of the weight (when there are 32 cells per
+ * part or more), and the same parts from a second call. */
 static void backend_check(MPI_Comm comm, struct tap *t, const struct cellset *mine, int64_t N, const char *name,
-                          int weighted, const int32_t *w, const int32_t *w2, int nparts)
+                          int weighted, const int32_t *w, const int32_t *w2, int nparts, const double *share)
 {
     const struct partitioner *pt = partitioner_named(name);
     const int ncon = weighted == 2 ? 2 : 1, split = ncon == 2 && pt->multi_weight_max > 0; /* METIS: each constraint */
@@ -146,8 +146,8 @@ static void backend_check(MPI_Comm comm, struct tap *t, const struct cellset *mi
     dgraph_build(comm, mine->el, mine->ncells, mine->gid, mine->nodes, mine->face_tag, wt, ncon, &g);
     int *p1 = xmalloc((size_t)(mine->ncells + 1) * sizeof *p1), *p2 = xmalloc((size_t)(mine->ncells + 1) * sizeof *p2);
     int repart = weighted; /* a weighted call is a rebalance */
-    pt->partition(comm, &g, nparts, repart, p1);
-    pt->partition(comm, &g, nparts, repart, p2);
+    pt->partition(comm, &g, nparts, repart, share, p1);
+    pt->partition(comm, &g, nparts, repart, share, p2);
     const int nl = split ? 2 : 1; /* loads checked: each constraint's, or the total's */
     double *load = xcalloc((size_t)nparts * nl, sizeof *load);
     long long bad = 0, differ = 0;
@@ -164,9 +164,10 @@ static void backend_check(MPI_Comm comm, struct tap *t, const struct cellset *mi
         for (int q = 0; q < nparts; q++) {
             double l = load[(size_t)k * nparts + q];
             total += l;
-            most = l > most ? l : most;
             least = l < least ? l : least;
         }
+        for (int q = 0; q < nparts; q++) /* over its share of the total */
+            most = fmax(most, load[(size_t)k * nparts + q] / (share ? share[q] * nparts : 1.0));
         imb = fmax(imb, most / (total / nparts));
     }
     bad = comm_sum_ll(comm, bad);
@@ -174,11 +175,12 @@ static void backend_check(MPI_Comm comm, struct tap *t, const struct cellset *mi
     /* METIS may leave parts empty in very small graphs: balance is checked on larger ones */
     int big = N >= 32 * nparts;
     tap_ok(t, bad == 0 && differ == 0 && (!big || (least > 0 && imb <= 1.12)),
-           "%s, %s%s: %d parts of %lld cells, all in range (%lld not), none empty (least %g), heaviest %.3f x "
-           "the average, a second call the same (%lld differ)", name,
+           "%s, %s%s%s: %d parts of %lld cells, all in range (%lld not), none empty (least %g), heaviest %.3f x "
+           "its share, a second call the same (%lld differ)", name,
            weighted == 2 ? (split ? "two constraints, each" : "two constraints, their sum")
            : weighted ? "weights 1 or 5" : "unweighted",
-           repart ? ", repartition" : "", nparts, (long long)N, bad, least, imb, differ);
+           repart ? ", repartition" : "", share ? ", shares 1 : 2 : ... : nparts" : "", nparts, (long long)N, bad,
+           least, imb, differ);
     free(load);
     free(p1);
     free(p2);
@@ -193,6 +195,9 @@ static void backends_check(MPI_Comm comm, struct tap *t, const struct cellset *m
     static const char *const names[] = {"metis", "zoltan", "ptscotch"};
     const int P = comm_size(comm), nparts = P > 1 ? P : 2;
     int32_t *w = xmalloc((size_t)(mine->ncells + 1) * sizeof *w), *w2 = xmalloc((size_t)(2 * mine->ncells + 1) * sizeof *w2);
+    double *share = xmalloc((size_t)nparts * sizeof *share); /* part q: (q + 1) / (1 + 2 + ... + nparts) */
+    for (int q = 0; q < nparts; q++)
+        share[q] = (q + 1) / (nparts * (nparts + 1) / 2.0);
     for (int64_t i = 0; i < mine->ncells; i++) {
         w[i] = w2[2 * i] = mine->gid[i] % 3 == 0 ? 5 : 1;
         w2[2 * i + 1] = mine->gid[i] % 2 == 0 ? 3 : 1;
@@ -202,10 +207,13 @@ static void backends_check(MPI_Comm comm, struct tap *t, const struct cellset *m
         if (!pt) /* a build without it (HYDRO_NO_DISTRIBUTED_PARTITIONERS): nothing to check */
             continue;
         for (int weighted = 0; weighted < 3; weighted++)
-            backend_check(comm, t, mine, N, names[b], weighted, w, w2, nparts);
+            backend_check(comm, t, mine, N, names[b], weighted, w, w2, nparts, NULL);
         if (pt->multi_weight_max > 0)
-            backend_check(comm, t, mine, N, names[b], 2, w, w2, pt->multi_weight_max + 1);
+            backend_check(comm, t, mine, N, names[b], 2, w, w2, pt->multi_weight_max + 1, NULL);
+        for (int weighted = 1; weighted < 3; weighted++) /* a rebalance with target shares */
+            backend_check(comm, t, mine, N, names[b], weighted, w, w2, nparts, share);
     }
+    free(share);
     free(w);
     free(w2);
 }
