@@ -34,11 +34,9 @@ struct case_ops {
      * beyond a quiet cell's, in quiet cells' cycles (for the hydro scheme, its remap steps with
      * moving nodes), into extra; starts counting again. Returns the cost of one such unit of
      * activity in quiet cell-cycles, and *lagrange_share the part of a quiet cell-cycle spent
-     * before the extra work (the Lagrange phase), both the same on every rank (collective);
-     * *speed this rank's items per second in work that costs the same per item on every rank,
-     * since the last call (0: unknown). NULL: no such work. */
-    double (*active_work)(void *self, struct run *run, long cycles, double *extra, double *lagrange_share,
-                          double *speed);
+     * before the extra work (the Lagrange phase), both the same on every rank (collective).
+     * NULL: no such work. */
+    double (*active_work)(void *self, struct run *run, long cycles, double *extra, double *lagrange_share);
     void (*destroy)(void *self);
 };
 
@@ -58,7 +56,7 @@ void case_diagnostics(struct run *run, struct dump_meta *meta);
 int case_burns(const struct run *run);
 double case_burn_seconds(struct run *run, long n);
 /* The case's active_work, or 0 with extra all 0 and a share of 0.5 when it has none (collective). */
-double case_active_work(struct run *run, long cycles, double *extra, double *lagrange_share, double *speed);
+double case_active_work(struct run *run, long cycles, double *extra, double *lagrange_share);
 void case_destroy(struct run *run);
 
 #endif

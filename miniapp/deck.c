@@ -223,9 +223,9 @@ const struct deck_key deck_keys[] = {
      OFF(lb_weights)},
     {"loadbalance", "speeds", KEY_ENUM, "equal", 0, 0, lb_speed_kinds,
      "metis, zoltan, ptscotch: give every rank the same share of the weight (equal), or a share in proportion to "
-     "its speed (measured: the Lagrange phase's items per second on that rank since the last check, for ranks "
-     "that run at different speeds, such as ranks sharing a core or on slower nodes; speeds within 5% of "
-     "each other count as equal); same results",
+     "its speed (measured: the share of its core the rank got since the last check, its main thread's CPU "
+     "seconds per wall second, for ranks that share cores with other ranks or jobs; shares within 5% of each "
+     "other count as equal); same results",
      OFF(lb_speeds)},
     {"loadbalance", "shuffle_fraction", KEY_DOUBLE, "0.1", 0, 1, NULL,
      "shuffle: fraction of each rank's cells moved, those of lowest centre x, rounded up", OFF(shuffle_fraction)},

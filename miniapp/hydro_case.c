@@ -34,7 +34,6 @@ struct scheme {
     struct totals_report totals;
     struct run *run;        /* of the cycle under way (the halo operations' context) */
     volatile double burnt;  /* the cost model's extra work lands here so that it is done */
-    double lag_items, lag_seconds; /* the Lagrange kernels' items and seconds at the last active_work */
 };
 
 /* ---- the halo operations of the cycle (struct cycle_ops) ---- */
@@ -348,26 +347,9 @@ static double hydro_burn_seconds(void *self, long n)
     return comm_wtime() - t;
 }
 
-/* This rank's items per second in the Lagrange phase's kernels since the last call (0: none timed):
- * the same work per item on every rank, so their ratio is the ranks' speeds. */
-static double lagrange_speed(struct scheme *s)
-{
-    double items = 0, seconds = 0;
-    for (int i = 0; i < K_FIRST_REMAP; i++) {
-        items += s->kern.sums[i].n;
-        seconds += s->kern.sums[i].t;
-    }
-    const double di = items - s->lag_items, dt = seconds - s->lag_seconds;
-    s->lag_items = items;
-    s->lag_seconds = seconds;
-    return di > 0 && dt > 0 ? di / dt : 0;
-}
-
-static double hydro_active_work(void *self, struct run *run, long cycles, double *extra, double *lagrange_share,
-                                double *speed)
+static double hydro_active_work(void *self, struct run *run, long cycles, double *extra, double *lagrange_share)
 {
     struct scheme *s = self;
-    *speed = lagrange_speed(s);
     struct kernel_sums all[K_COUNT]; /* every rank's calls in one fit: one model for every rank, */
     double v[K_COUNT][KERNEL_SUMS_FIELDS], *field[KERNEL_SUMS_FIELDS]; /* a rank without cells included */
     memcpy(all, s->kern.sums, sizeof all);

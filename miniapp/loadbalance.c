@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "ghost.h"
@@ -29,12 +30,24 @@ struct loadbalance {
     long kept_cycle;           /* the last check whose new partition was kept out, judged no better by
                                 * the phases while they were out of balance; -1: none since the last
                                 * rebalance */
+    double cpu_mark, wall_mark; /* the main thread's CPU seconds and the wall clock at the last check */
+    double cpu_share;          /* the main thread's CPU seconds per wall second since the last check */
     struct cost_params model;
     int collective;            /* ARCANE_MESH_EXCHANGE_USE_COLLECTIVE */
     long rebalances;
     long long cells_moved;
     struct comm_pool pools[2]; /* migration buffers, kept from one migration to the next with mode = shuffle */
 };
+
+/* The main thread's CPU seconds: it computes or polls MPI all the time, so that per wall second
+ * they are the share of its core the rank gets. */
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+        return 0;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* Exact in double for global ids below 2^36. */
 static double padding_value(long long gid, int var) { return (double)gid * 131072.0 + (double)var; }
@@ -121,6 +134,8 @@ struct loadbalance *lb_create(struct run *run)
     lb->array_width = (int)cfg->extra_cell_array;
     lb->first_extra = lb->array_id = -1;
     lb->kept_cycle = -1;
+    lb->cpu_mark = cpu_seconds();
+    lb->wall_mark = comm_wtime();
     for (int i = 0; i < lb->nextra; i++) {
         char name[64];
         snprintf(name, sizeof name, "AdditionalCellVariable%d", i);
@@ -315,14 +330,14 @@ static void weights_finish(MPI_Comm comm, int32_t n, int *w, int ncon)
     }
 }
 
-static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, int **phases, double *rate)
+static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, int **phases)
 {
     const struct mesh *m = run->mesh;
     size_t n = (size_t)(m->ncells_owned ? m->ncells_owned : 1);
     int *w = xmalloc(n * (size_t)ncon * sizeof *w);
     *phases = nph == ncon ? w : xmalloc(n * (size_t)nph * sizeof **phases);
     double *extra = xmalloc(n * sizeof *extra);
-    double share, ratio = case_active_work(run, lb->work_cycles, extra, &share, rate);
+    double share, ratio = case_active_work(run, lb->work_cycles, extra, &share);
     lb->work_cycles = 0; /* the case counts again from here (and from zero on a new mesh) */
     int q_id = registry_flagged(&run->reg, VAR_SHOCK); /* none (sync_only): no cell is in a shock */
     const double *q = q_id >= 0 ? run->reg.v[q_id].data : NULL;
@@ -346,10 +361,10 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, 
     return w;
 }
 
-/* The ranks' relative speeds, mean 1 (collective): with speeds = measured, each rank's rate (items
- * per second in work that costs the same per item on every rank, since the last check; rank 0's
- * times test_speed_rank0), printed. NULL (equal shares) otherwise, or when a rate is unknown or
- * all lie within 5% of each other: a partition then depends on no timing. */
+/* The ranks' relative speeds, mean 1 (collective): with speeds = measured, each rank's share of
+ * its core since the last check (rank 0's times test_speed_rank0), printed. NULL (equal shares)
+ * otherwise, or when a share is unknown or all lie within 5% of each other: on cores of its own
+ * every rank gets all of its core, and a partition depends on no timing. */
 static double *rank_speeds(struct run *run, double rate)
 {
     const struct config *cfg = &run->cfg;
@@ -368,13 +383,13 @@ static double *rank_speeds(struct run *run, double rate)
     }
     const int equal = !(speed[lo] > 0) || speed[hi] <= 1.05 * speed[lo];
     if (speed[lo] > 0)
-        listing_printf(run->lst, "Balance", "Cycle %ld: ranks' speeds (the Lagrange phase's items per second since the "
-                       "last check): min %.4g (rank %d), max %.4g (rank %d), max / min %.3f: %s", run->cycle,
+        listing_printf(run->lst, "Balance", "Cycle %ld: ranks' speeds (the share of its core each got since the last "
+                       "check): min %.3f (rank %d), max %.3f (rank %d), max / min %.3f: %s", run->cycle,
                        speed[lo], lo, speed[hi], hi, speed[hi] / speed[lo],
                        equal ? "within 5%, equal shares" : "shares in proportion");
     else
-        listing_printf(run->lst, "Balance", "Cycle %ld: ranks' speeds unknown (a rank timed no Lagrange phase): "
-                       "equal shares", run->cycle);
+        listing_printf(run->lst, "Balance", "Cycle %ld: ranks' speeds unknown (no CPU time measured): equal shares",
+                       run->cycle);
     if (equal) {
         free(speed);
         return NULL;
@@ -492,9 +507,8 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     int *dest = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * sizeof *dest);
     double wb = 0, wa = 0;
     const int ncon = weights_per_cell(run), nph = phases_per_cell(run);
-    double rate;
-    int *wp, *w = weights(lb, run, ncon, nph, &wp, &rate);
-    double *speed = rank_speeds(run, rate);
+    int *wp, *w = weights(lb, run, ncon, nph, &wp);
+    double *speed = rank_speeds(run, lb->cpu_share);
     /* the case's work arrays go first (they are rebuilt for the new mesh anyway), so that the
      * partition's scratch and the messages take their place. Their pages stay with the process
      * (a page handed back is faulted in again when reused: on issue 17's case that made a
@@ -620,6 +634,8 @@ void lb_step(struct loadbalance *lb, struct run *run)
     if (cfg->lb_period <= 0 || run->cycle % cfg->lb_period != 0)
         return;
     timers_start(&run->tm, TIMER_BALANCE);
+    const double cpu = cpu_seconds(), wall = comm_wtime();
+    lb->cpu_share = wall > lb->wall_mark ? (cpu - lb->cpu_mark) / (wall - lb->wall_mark) : 0;
     struct stats st;
     comm_stats(run->comm, &lb->busy, 1, &st);
     double measured = st.min > 0 ? (st.max - st.min) / st.min : 0;
@@ -632,6 +648,8 @@ void lb_step(struct loadbalance *lb, struct run *run)
         rebalance(lb, run, measured);
     lb->busy = 0;
     lb->cycles = 0;
+    lb->cpu_mark = cpu_seconds();
+    lb->wall_mark = comm_wtime();
     timers_stop(&run->tm, TIMER_BALANCE);
 }
 

@@ -141,7 +141,7 @@ for pt in metis zoltan ptscotch; do
         loadbalance.speeds=measured run.test_speed_rank0=0.25
     rc=$?
     set -- $(sed -n 's/.*Rebalance at cycle 3 .*cell weights \([0-9.]*\) -> \([0-9.]*\);.*/\1 \2/p' $d/log) 0 0
-    [ $rc -eq 0 ] && grep -Eq "Cycle 3: ranks' speeds \(the Lagrange phase's items per second since the last check\): min [0-9.e+-]+ \(rank 0\), max [0-9.e+-]+ \(rank 1\), max / min [0-9.]+: shares in proportion" $d/log &&
+    [ $rc -eq 0 ] && grep -Eq "Cycle 3: ranks' speeds \(the share of its core each got since the last check\): min [0-9.]+ \(rank 0\), max [0-9.]+ \(rank 1\), max / min [0-9.]+: shares in proportion" $d/log &&
         awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 0.5 && a < b / 2) }'
     ok $? "loadbalance.speeds = measured, $pt, rank 0 four times slower: parts by the speeds (times' imbalance $1 -> $2)"
     [ $rc -eq 0 ] || diag "$(cat $d/err)"
