@@ -184,6 +184,17 @@ sh run/bench_balance.sh -d sometimes > /dev/null 2>&1
 [ $? -eq 2 ] || st=1
 ok $st "bench_balance.sh -d gain: only the gain variant beside the run without; an unknown decide mode exits 2"
 [ $st -eq 0 ] || diag "$(cat "$scratch/bal1.txt")"
+HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_speeds.sh -r 1 mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=20 \
+    > "$scratch/speeds.txt" 2>&1
+st=$?
+for v in none equal measured; do
+    grep -Eq "^$v +[0-9.]+ +[0-9.]+ +[0-9]+ +([0-9.]+|-)\$" "$scratch/speeds.txt" || st=1
+done
+grep -q 'a busy loop sharing core 0' "$scratch/speeds.txt" || st=1
+sh run/bench_speeds.sh -r 0 > /dev/null 2>&1
+[ $? -eq 2 ] || st=1
+ok $st "bench_speeds.sh: loop, ratio, rebalances and imbalance after of the three variants beside a busy loop; -r 0 exits 2"
+[ $st -eq 0 ] || diag "$(cat "$scratch/speeds.txt")"
 HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_partition.sh -n 2 -c 1000 > "$scratch/part.txt" 2>&1
 st=$?
 for p in metis zoltan ptscotch; do
