@@ -55,12 +55,14 @@ if [ $quick = 1 ]; then
     mig_args="-r 1" mig_deck="run.max_cycles=5" ckpt_args="-r 1 -c 2" ckpt_deck="mesh.nx=$((10 * ranks))"
     mat_args="-r 1 -c 2 -s 10" thr_args="-r 1 -c 2 -s 10" weak_args="-r 1" weak_deck="run.max_cycles=2"
     bal_args="-r 1" bal_deck="mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=20"
+    spd_args="-r 1" spd_deck="mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=20"
 else
     sync_args="-r 15 -k 100" sync_mesh="mesh.nx=$((50 * ranks)) mesh.ny=20 mesh.nz=20" matsync_args="-r 31 -k 100"
     grind_args="-r 5 -c 20" pat_args="-r 3" pat_deck=""
     mig_args="-r 9" mig_deck="" ckpt_args="-r 3 -c 6" ckpt_deck=""
     mat_args="-r 3 -c 20" thr_args="-r 3 -c 20" weak_args="-r 5" weak_deck=""
     bal_args="-r 5" bal_deck=""
+    spd_args="-r 3" spd_deck=""
 fi
 bal_parts="metis zoltan" # issue 17's figures: each deciding by gain and cost (the default)
 # Issue 18's grind and memory targets were set against the code it was filed with, measured on this
@@ -152,6 +154,10 @@ section migration sh "$top/run/bench_migration.sh" -n "$ranks" $mig_args -o "$va
 section checkpoint sh "$top/run/bench_checkpoint.sh" -n "$ranks" $ckpt_args -o "$vals" $ckpt_deck
 # shellcheck disable=SC2086
 section balance sh "$top/run/bench_balance.sh" -n "$ranks" $bal_args -p "$bal_parts" -d gain -o "$vals" $bal_deck
+if [ "$ranks" -eq 2 ] && command -v taskset > /dev/null; then # its case is issue 17's on 2 ranks
+    # shellcheck disable=SC2086
+    section speeds sh "$top/run/bench_speeds.sh" $spd_args -o "$vals" $spd_deck
+fi
 wall=$(($(date +%s) - t_start))
 load_end=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
 
@@ -282,6 +288,18 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
         row "Load balancing, $p: peak memory (largest rank)" "$(v balance_${p}_gain_peak)" MB \
             "no load balancing" "$(v balance_none_peak)" ratio le 1.3 1 %.1f
     done
+    if has speeds_measured_loop; then
+        for sp in equal measured; do
+            what=$([ $sp = equal ] && echo "equal shares" || echo "parts by the measured speeds")
+            row "Load balancing, a busy loop sharing rank 0's core, metis, $what: loop" "$(v speeds_${sp}_loop)" s \
+                "no load balancing" "$(v speeds_none_loop)" ratio le 0.85 1 %.3f
+        done
+        if has speeds_measured_imb_after; then
+            row "Load balancing, a busy loop sharing rank 0's core, measured speeds: imbalance after a rebalance (largest)" \
+                "$(v speeds_measured_imb_after)" "" "equal shares" "$(v speeds_equal_imb_after 2> /dev/null || echo -)" \
+                plain le 0.10 1 %.3f
+        fi
+    fi
     echo
     echo "Grind times are ns per cell and cycle (phase timer / cells / cycles; total = the loop timer) and"
     echo "have an absolute target, no baseline. Memory is the listing's peak RSS per owned cell of the"
@@ -381,6 +399,16 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     echo '```'
     cat "$tmp/balance.md"
     echo '```'
+    if [ -s "$tmp/speeds.md" ]; then
+        echo
+        echo "The same case with a busy loop sharing rank 0's core (run/bench_speeds.sh): without load balancing,"
+        echo "METIS with equal shares, and METIS with parts sized by the ranks' measured speeds (loadbalance.speeds ="
+        echo "measured: the share of its core each rank got)."
+        echo
+        echo '```'
+        cat "$tmp/speeds.md"
+        echo '```'
+    fi
     echo
     echo "## Method"
     echo
@@ -391,7 +419,8 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
         echo "x 100 set syncs, material sync 31 repeats x 100; grind 5 interleaved repeats of 20 cycles (not to the final time); patterns 3"
         echo "repeats of the deck's 50 cycles; migration 3 repeats of the MicroHydro lb8.1 deck (21 migrations"
         echo "per transport); checkpoint 3 repeats of 6 dumps of the bench deck at 40k owned cells per rank;"
-        echo "weak scaling and load balancing 5 interleaved repeats (the VM's core speeds drift within minutes)."
+        echo "weak scaling and load balancing 5 interleaved repeats (the VM's core speeds drift within minutes), ranks"
+        echo "of different speeds (a busy loop sharing rank 0's core) 3."
         echo "\`run/bench_sync.sh\` (persistent vs basic through whole sync_only runs) is no longer part of"
         echo "\`make bench\`: raw_sync times the same synchronisations directly, beside the raw exchange."
     fi

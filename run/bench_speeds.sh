@@ -7,7 +7,9 @@
 # sized by the measured speeds (speeds = measured), interleaved. Prints per variant the median
 # loop time, its ratio to the run without load balancing, the rebalances, and the largest
 # measured imbalance at a check after a rebalance.
-# usage: run/bench_speeds.sh [-r REPEATS] [-c CORE] [-n] [section.key=value ...]
+# usage: run/bench_speeds.sh [-r REPEATS] [-c CORE] [-n] [-o FILE] [section.key=value ...]
+#   -o appends "key value" lines (speeds_<variant>_loop, speeds_<variant>_ratio, and
+#      speeds_<variant>_imb_after when the variant rebalanced) to FILE
 # env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,12 +18,14 @@ mpirun_cmd=${MPIRUN:-mpirun}
 repeats=3
 core=0
 busy=1
-while getopts r:c:n opt; do
+out=
+while getopts r:c:no: opt; do
     case $opt in
     r) repeats=$OPTARG ;;
     c) core=$OPTARG ;;
     n) busy=0 ;;
-    *) echo "usage: $0 [-r REPEATS] [-c CORE] [-n] [section.key=value ...]" >&2; exit 2 ;;
+    o) out=$OPTARG ;;
+    *) echo "usage: $0 [-r REPEATS] [-c CORE] [-n] [-o FILE] [section.key=value ...]" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -63,6 +67,10 @@ printf '%-10s %8s %7s %12s %12s\n' variant "loop s" ratio rebalances "imb. after
 for v in $variants; do
     l=$(median < "$tmp/loop.$v")
     imb=$(grep -v '^-$' "$tmp/imb.$v" | sort -g | tail -n 1)
-    printf '%-10s %8.3f %7.3f %12s %12s\n' "$v" "$l" "$(awk -v a="$l" -v b="$ref" 'BEGIN {print a / b}')" \
-        "$(sed 's/,$//' "$tmp/reb.$v")" "${imb:--}"
+    ratio=$(awk -v a="$l" -v b="$ref" 'BEGIN {print a / b}')
+    printf '%-10s %8.3f %7.3f %12s %12s\n' "$v" "$l" "$ratio" "$(sed 's/,$//' "$tmp/reb.$v")" "${imb:--}"
+    if [ -n "$out" ]; then
+        printf 'speeds_%s_loop %s\nspeeds_%s_ratio %s\n' "$v" "$l" "$v" "$ratio" >> "$out"
+        [ -z "$imb" ] || printf 'speeds_%s_imb_after %s\n' "$v" "$imb" >> "$out"
+    fi
 done
