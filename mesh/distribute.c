@@ -1,6 +1,7 @@
 /* Cells to their ranks (see distribute.h). */
 #include "distribute.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,26 +93,34 @@ static int overlap_by_weight(const void *a, const void *b)
     return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
+/* Can part p (sized for rank p) go to rank r: any rank without speeds, else one within 5% of
+ * rank p's speed. */
+static int fits(const double *speed, int p, int r)
+{
+    return !speed || fabs(speed[p] - speed[r]) <= 0.05 * fmax(speed[p], speed[r]);
+}
+
 /* Rank 0: parts -> ranks from every (part, rank) overlap, greedily by the largest weight
- * already in place; parts sharing nothing with a free rank take the free ranks in order. */
-static void assign_parts(struct overlap *ov, int64_t n, int P, int *rank_of)
+ * already in place, each part to a rank of its speed; parts left take the free ranks of their
+ * speed in order, then any free rank. */
+static void assign_parts(struct overlap *ov, int64_t n, int P, const double *speed, int *rank_of)
 {
     qsort(ov, (size_t)n, sizeof *ov, overlap_by_weight);
     int *taken = xcalloc((size_t)P, sizeof *taken);
     for (int p = 0; p < P; p++)
         rank_of[p] = -1;
     for (int64_t i = 0; i < n; i++)
-        if (rank_of[ov[i].part] < 0 && !taken[ov[i].rank]) {
+        if (rank_of[ov[i].part] < 0 && !taken[ov[i].rank] && fits(speed, ov[i].part, ov[i].rank)) {
             rank_of[ov[i].part] = ov[i].rank;
             taken[ov[i].rank] = 1;
         }
-    for (int p = 0, r = 0; p < P; p++)
-        if (rank_of[p] < 0) {
-            while (taken[r])
-                r++;
-            rank_of[p] = r;
-            taken[r] = 1;
-        }
+    for (int pass = 0; pass < 2; pass++)
+        for (int p = 0; p < P; p++)
+            for (int r = 0; r < P && rank_of[p] < 0; r++)
+                if (!taken[r] && (pass == 1 || fits(speed, p, r))) {
+                    rank_of[p] = r;
+                    taken[r] = 1;
+                }
     free(taken);
 }
 
@@ -147,11 +156,7 @@ void distribute_parts(MPI_Comm comm, int32_t n, const int *weight, const int *pa
                 before[ov[k].rank] += ov[k].w;
                 k++;
             }
-        if (speed) /* part p was sized for rank p */
-            for (int p = 0; p < P; p++)
-                rank_of[p] = p;
-        else
-            assign_parts(ov, nov, P, rank_of);
+        assign_parts(ov, nov, P, speed, rank_of);
         for (int64_t i = 0; i < nov; i++)
             after[rank_of[ov[i].part]] += ov[i].w;
         w[0] = weight_imbalance(before, speed, P);

@@ -27,7 +27,8 @@ static SCOTCH_Num *as_num(const int32_t *a, size_t n)
 }
 
 /* Parts into sp: equal parts (share NULL), or each part's fraction of the weight as the weights
- * of a complete graph of parts (Scotch's target architecture; in 1/10000ths, at least 1). */
+ * of a complete graph of parts (Scotch's target architecture), in 1000ths of the smallest share
+ * (in a fixed fraction of the total, thousands of parts would round to the same weight). */
 static void ptscotch_map(MPI_Comm comm, SCOTCH_Dgraph *bound, SCOTCH_Strat *strat, int nparts, const double *share,
                          SCOTCH_Num *sp)
 {
@@ -36,8 +37,11 @@ static void ptscotch_map(MPI_Comm comm, SCOTCH_Dgraph *bound, SCOTCH_Strat *stra
         return;
     }
     SCOTCH_Num *w = xmalloc((size_t)nparts * sizeof *w);
+    double least = share[0];
+    for (int p = 1; p < nparts; p++)
+        least = fmin(least, share[p]);
     for (int p = 0; p < nparts; p++)
-        w[p] = (SCOTCH_Num)fmax(1.0, round(1e4 * share[p]));
+        w[p] = (SCOTCH_Num)fmax(1.0, round(1e3 * share[p] / least));
     SCOTCH_Arch arch;
     scotch_check(comm, SCOTCH_archInit(&arch), "SCOTCH_archInit");
     scotch_check(comm, SCOTCH_archCmpltw(&arch, nparts, w), "SCOTCH_archCmpltw");

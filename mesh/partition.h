@@ -41,7 +41,8 @@ int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struc
  * partition of the dual graph weighted by the cells' integer weights weight[c][ncon] (ncon
  * balance constraints; a backend with one weight takes their sum), each part going to the rank
  * that holds most of its total weight (distribute_parts), so that the fewest cells move; with the
- * ranks' relative speeds speed[P] (NULL: equal), part r sized for rank r's share and given to it.
+ * ranks' relative speeds speed[P] (NULL: equal), part r is sized for rank r's share of the speeds
+ * and goes to a rank of that speed.
  * Also the imbalance (max - min) / min over ranks of the total weight over the speed, before and
  * after (-1 when a rank has no weight). */
 void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const struct mesh *m, const int *weight,

@@ -20,7 +20,7 @@ struct partitioner {
      * the same graph on the same ranks (fixed seeds), weighted by g's vertex weights. repart: the
      * vertices lie on the ranks of their current parts (a rebalance), so that a backend that can
      * may weigh the vertices it moves against the edges it cuts. share: each part's fraction of
-     * the total weight, the same on every rank (NULL: equal parts). */
+     * the total weight, summing to 1, the same on every rank (NULL: equal parts). */
     void (*partition)(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, const double *share, int *part);
 };
 

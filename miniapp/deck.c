@@ -223,9 +223,9 @@ const struct deck_key deck_keys[] = {
      OFF(lb_weights)},
     {"loadbalance", "speeds", KEY_ENUM, "equal", 0, 0, lb_speed_kinds,
      "metis, zoltan, ptscotch: give every rank the same share of the weight (equal), or a share in proportion to "
-     "its speed (measured: the share of its core the rank got since the last check, its main thread's CPU "
-     "seconds per wall second, for ranks that share cores with other ranks or jobs; shares within 5% of each "
-     "other count as equal); same results",
+     "its speed (measured: the share of its core the rank got in its compute since the last check, its main "
+     "thread's CPU seconds per wall second there, for ranks that share cores with other ranks or jobs; shares "
+     "within 5% of each other count as equal; not in the SMPI build); same results",
      OFF(lb_speeds)},
     {"loadbalance", "shuffle_fraction", KEY_DOUBLE, "0.1", 0, 1, NULL,
      "shuffle: fraction of each rank's cells moved, those of lowest centre x, rounded up", OFF(shuffle_fraction)},
@@ -286,8 +286,8 @@ const struct deck_key deck_keys[] = {
     {"run", "test_fatal_rank", KEY_INT, "0", 0, BIG, NULL, "for tests only: the rank test_fatal_cycle stops",
      OFF(test_fatal_rank)},
     {"run", "test_speed_rank0", KEY_DOUBLE, "1", 0.01, 100, NULL,
-     "for tests only: loadbalance.speeds = measured takes rank 0's measured speed times this (a slower or faster "
-     "rank 0 on any machine)",
+     "for tests only: other than 1, loadbalance.speeds = measured takes this for rank 0's speed and 1 for every "
+     "other rank's instead of measuring them (a slower or faster rank 0 on any machine)",
      OFF(test_speed_rank0)},
 };
 const int deck_nkeys = (int)(sizeof deck_keys / sizeof deck_keys[0]);
@@ -849,6 +849,10 @@ static void validate(struct parse_ctx *c)
     if (cfg->lb_period > 0 && cfg->lb_mode != LB_SHUFFLE && !partitioner_named(lb_modes[cfg->lb_mode]))
         fail_at(c, "loadbalance", "mode", "this build has no %s (the SMPI build has metis and shuffle only)",
                 lb_modes[cfg->lb_mode]);
+#ifdef HYDRO_SMPI /* its clocks are the simulated one: no rank's share of a core to measure */
+    if (cfg->lb_speeds == LB_SPEEDS_MEASURED)
+        fail_at(c, "loadbalance", "speeds", "measured needs CPU clocks, which the SMPI build does not have");
+#endif
     if (cfg->mesh_kind == MESH_GMSH) {
         if (cfg->perturb > 0)
             fail_at(c, "mesh", "perturb", "applies to mesh.kind = cartesian only");

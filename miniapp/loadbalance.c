@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
 #include "ghost.h"
@@ -30,24 +29,14 @@ struct loadbalance {
     long kept_cycle;           /* the last check whose new partition was kept out, judged no better by
                                 * the phases while they were out of balance; -1: none since the last
                                 * rebalance */
-    double cpu_mark, wall_mark; /* the main thread's CPU seconds and the wall clock at the last check */
-    double cpu_share;          /* the main thread's CPU seconds per wall second since the last check */
+    double busy_cpu;           /* the main thread's CPU seconds in that compute time */
+    double cpu_share;          /* busy_cpu / busy at the last check: the share of its core the rank got */
     struct cost_params model;
     int collective;            /* ARCANE_MESH_EXCHANGE_USE_COLLECTIVE */
     long rebalances;
     long long cells_moved;
     struct comm_pool pools[2]; /* migration buffers, kept from one migration to the next with mode = shuffle */
 };
-
-/* The main thread's CPU seconds: it computes or polls MPI all the time, so that per wall second
- * they are the share of its core the rank gets. */
-static double cpu_seconds(void)
-{
-    struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-        return 0;
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Exact in double for global ids below 2^36. */
 static double padding_value(long long gid, int var) { return (double)gid * 131072.0 + (double)var; }
@@ -134,8 +123,6 @@ struct loadbalance *lb_create(struct run *run)
     lb->array_width = (int)cfg->extra_cell_array;
     lb->first_extra = lb->array_id = -1;
     lb->kept_cycle = -1;
-    lb->cpu_mark = cpu_seconds();
-    lb->wall_mark = comm_wtime();
     for (int i = 0; i < lb->nextra; i++) {
         char name[64];
         snprintf(name, sizeof name, "AdditionalCellVariable%d", i);
@@ -247,9 +234,10 @@ static void cost_check(struct loadbalance *lb, struct run *run, double seconds)
                    1e9 * t[1], evals, real, lb->model.factor, hint);
 }
 
-void lb_account(struct loadbalance *lb, struct run *run, double seconds)
+void lb_account(struct loadbalance *lb, struct run *run, double seconds, double cpu_seconds)
 {
     lb->busy += seconds;
+    lb->busy_cpu += cpu_seconds;
     lb->cycles++;
     lb->work_cycles++;
     if (lb->model.kind == COST_UNIFORM || !case_burns(run))
@@ -362,17 +350,19 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, 
 }
 
 /* The ranks' relative speeds, mean 1 (collective): with speeds = measured, each rank's share of
- * its core since the last check (rank 0's times test_speed_rank0), printed. NULL (equal shares)
- * otherwise, or when a share is unknown or all lie within 5% of each other: on cores of its own
- * every rank gets all of its core, and a partition depends on no timing. */
-static double *rank_speeds(struct run *run, double rate)
+ * its core in its compute since the last check (its main thread's CPU seconds per wall second
+ * there, the synchronisations' and reductions' waits left out: a waiting rank may yield its core),
+ * printed; with run.test_speed_rank0 other than 1, rank 0's that and every other rank's 1 instead.
+ * NULL (equal shares) otherwise, or when a share is unknown or all lie within 5% of each other:
+ * on cores of its own every rank gets all of its core, and a partition depends on no timing. */
+static double *rank_speeds(struct run *run, double share)
 {
     const struct config *cfg = &run->cfg;
     const int P = run->size;
     if (cfg->lb_speeds != LB_SPEEDS_MEASURED || cfg->lb_mode == LB_SHUFFLE)
         return NULL;
     double *speed = xcalloc((size_t)P, sizeof *speed);
-    speed[run->rank] = rate * (run->rank == 0 ? cfg->test_speed_rank0 : 1.0);
+    speed[run->rank] = cfg->test_speed_rank0 == 1.0 ? share : run->rank == 0 ? cfg->test_speed_rank0 : 1.0;
     comm_sum_doubles(run->comm, speed, P);
     int lo = 0, hi = 0;
     double sum = 0;
@@ -383,8 +373,8 @@ static double *rank_speeds(struct run *run, double rate)
     }
     const int equal = !(speed[lo] > 0) || speed[hi] <= 1.05 * speed[lo];
     if (speed[lo] > 0)
-        listing_printf(run->lst, "Balance", "Cycle %ld: ranks' speeds (the share of its core each got since the last "
-                       "check): min %.3f (rank %d), max %.3f (rank %d), max / min %.3f: %s", run->cycle,
+        listing_printf(run->lst, "Balance", "Cycle %ld: ranks' speeds (the share of its core each got in its compute "
+                       "since the last check): min %.3f (rank %d), max %.3f (rank %d), max / min %.3f: %s", run->cycle,
                        speed[lo], lo, speed[hi], hi, speed[hi] / speed[lo],
                        equal ? "within 5%, equal shares" : "shares in proportion");
     else
@@ -526,6 +516,7 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     }
     double pb = 1, pa = 1; /* the phases' time over the balanced time, now and with the new partition */
     distribute_phase_cost(run->comm, m->ncells_owned, wp, nph, dest, speed, &pb, &pa);
+    const char *const weights_of = speed ? "cell weights over speeds" : "cell weights"; /* the imbalances' */
     free(speed);
     if (wp != w)
         free(wp);
@@ -538,8 +529,8 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     if (cfg->lb_mode != LB_SHUFFLE && !better) {
         char before[32], after[32];
         listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f, but %s's partition is no better "
-                       "(cell weights %s -> %s; phases %.3f -> %.3f x the balanced time; partition %.6f s): the "
-                       "current one is kept", run->cycle, measured, lb_partitioner(cfg)->display,
+                       "(%s %s -> %s; phases %.3f -> %.3f x the balanced time; partition %.6f s): the "
+                       "current one is kept", run->cycle, measured, lb_partitioner(cfg)->display, weights_of,
                        imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after), pb, pa,
                        t_part);
         free(dest);
@@ -568,8 +559,8 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     }
     char before[32], after[32];
     listing_printf(run->lst, "Balance", "Rebalance at cycle %ld (%s): %lld cells moved; imbalance measured %.3f, "
-                   "cell weights %s -> %s; seconds: partition %.6f, pack %.6f, transfer %.6f, rebuild %.6f",
-                   run->cycle, deck_enum_name("loadbalance", "mode", cfg->lb_mode), moved, measured,
+                   "%s %s -> %s; seconds: partition %.6f, pack %.6f, transfer %.6f, rebuild %.6f",
+                   run->cycle, deck_enum_name("loadbalance", "mode", cfg->lb_mode), moved, measured, weights_of,
                    imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after), t_part,
                    mg.seconds_pack, mg.seconds_transfer[0] + mg.seconds_transfer[1], t_rebuild + mg.seconds_unpack);
     if (nph > 1)
@@ -634,8 +625,7 @@ void lb_step(struct loadbalance *lb, struct run *run)
     if (cfg->lb_period <= 0 || run->cycle % cfg->lb_period != 0)
         return;
     timers_start(&run->tm, TIMER_BALANCE);
-    const double cpu = cpu_seconds(), wall = comm_wtime();
-    lb->cpu_share = wall > lb->wall_mark ? (cpu - lb->cpu_mark) / (wall - lb->wall_mark) : 0;
+    lb->cpu_share = lb->busy > 0 && lb->busy_cpu > 0 ? lb->busy_cpu / lb->busy : 0;
     struct stats st;
     comm_stats(run->comm, &lb->busy, 1, &st);
     double measured = st.min > 0 ? (st.max - st.min) / st.min : 0;
@@ -647,9 +637,8 @@ void lb_step(struct loadbalance *lb, struct run *run)
     else if (worth_it(lb, run, &st, measured))
         rebalance(lb, run, measured);
     lb->busy = 0;
+    lb->busy_cpu = 0;
     lb->cycles = 0;
-    lb->cpu_mark = cpu_seconds();
-    lb->wall_mark = comm_wtime();
     timers_stop(&run->tm, TIMER_BALANCE);
 }
 

@@ -12,9 +12,10 @@ struct config;
  * values derived from (variable, cell global id), checked after every migration. */
 struct loadbalance *lb_create(struct run *run);
 /* This rank's compute seconds of the cycle just done (its time outside synchronisations and
- * reductions). On the second cycle of a hydro run with a cost model, calibrates the extra work
- * (collective): a costly cell must really cost cost_factor plain cells, as METIS is told. */
-void lb_account(struct loadbalance *lb, struct run *run, double seconds);
+ * reductions), and its main thread's CPU seconds in them. On the second cycle of a hydro run with
+ * a cost model, calibrates the extra work (collective): a costly cell must really cost cost_factor
+ * plain cells, as METIS is told. */
+void lb_account(struct loadbalance *lb, struct run *run, double seconds, double cpu_seconds);
 /* Will a partitioner be asked for a new partition ([loadbalance] period > 0, mode not shuffle)? */
 int lb_repartitions(const struct config *cfg);
 /* At the end of a cycle: every period, measure and perhaps rebalance. Collective. */

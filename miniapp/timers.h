@@ -37,9 +37,12 @@ struct timers {
     double start[TIMER_COUNT];
     double total[TIMER_COUNT];
     long calls[TIMER_COUNT];
+    double cpu_start[TIMER_COUNT], cpu_total[TIMER_COUNT]; /* the calling thread's CPU seconds: sync and
+                                                          * reduce only (the load balancer's speeds) */
 };
 
 double timers_now(void); /* monotonic wall clock, seconds */
+double timers_cpu_now(void); /* the calling thread's CPU seconds (0 in the SMPI build) */
 void timers_init(struct timers *t);
 void timers_print_help(FILE *out); /* the table above, for --help */
 void timers_start(struct timers *t, enum timer_id id);

@@ -36,16 +36,24 @@ tmp=$(mktemp -d)
 loop_pid=
 cleanup() { [ -z "$loop_pid" ] || kill "$loop_pid" 2> /dev/null || true; rm -rf "$tmp"; }
 trap cleanup EXIT
+trap 'exit 143' TERM HUP # dash runs the EXIT trap on exit, not on a signal: the busy loop must not stay
+trap 'exit 130' INT
 . "$top/run/bench_lib.sh" # median
 base="mesh.nx=200 mesh.ny=20 mesh.nz=20 run.max_cycles=60 output.checkpoint_period=-1 loadbalance.cost=region
       loadbalance.cost_factor=4 loadbalance.threshold=0.05 loadbalance.cost_units=110"
-if [ $busy = 1 ]; then
-    taskset -c "$core" sh -c 'while :; do :; done' &
+if [ $busy = 1 ]; then # at most an hour, whatever happens to this script
+    timeout 3600 taskset -c "$core" sh -c 'while :; do :; done' &
     loop_pid=$!
+    sleep 0.2
+    kill -0 "$loop_pid" 2> /dev/null || { echo "$0: the busy loop did not start on core $core" >&2; exit 1; }
 fi
 loop_max() { awk '/Timers over/ {g = 1} g && $2 == "loop" {print $6; exit}' "$1"; }
 # the largest imbalance measured at a check after the first rebalance
-imb_after() { awk '/Rebalance at cycle/ {r = 1; next} r && /imbalance measured/ {sub(/.*imbalance measured /, ""); v = $1 + 0; if (v > m) m = v; n++} END {print n ? m : "-"}' "$1"; }
+imb_after() {
+    awk '/Rebalance at cycle/ {r = 1; next}
+         r && /imbalance (measured )?[0-9.]+/ {sub(/.*imbalance (measured )?/, ""); v = $1 + 0; if (v > m) m = v; n++}
+         END {print n ? m : "-"}' "$1"
+}
 variants="none equal measured"
 for i in $(seq "$repeats"); do
     for v in $variants; do

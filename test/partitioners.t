@@ -131,22 +131,30 @@ for pt in zoltan metis; do
     fi
     [ $rc -eq 0 ] || diag "$(cat judge.$pt/err)"
 done
-# ranks of different speeds (loadbalance.speeds = measured; the test key makes rank 0 four times
-# slower than it measures, far beyond the noise of a small run's timings): every backend sizes the
-# parts by the speeds, so that the imbalance of the ranks' times (weight over speed) drops by half
-# at least, and the results stay bit for bit; speeds = equal (the default) measures nothing
+# ranks of different speeds (loadbalance.speeds = measured; the test key gives rank 0 a speed of
+# 0.25 and rank 1 one of 1 instead of measuring them): every backend sizes the parts by the speeds,
+# so that the imbalance of the ranks' times (weight over speed) drops by half at least, and the
+# results stay bit for bit; speeds = equal (the default) measures nothing
 for pt in metis zoltan ptscotch; do
     d=speeds.$pt
     hydro_in $d 2 $sod loadbalance.period=3 loadbalance.threshold=0 loadbalance.decide=threshold loadbalance.mode=$pt \
         loadbalance.speeds=measured run.test_speed_rank0=0.25
     rc=$?
-    set -- $(sed -n 's/.*Rebalance at cycle 3 .*cell weights \([0-9.]*\) -> \([0-9.]*\);.*/\1 \2/p' $d/log) 0 0
-    [ $rc -eq 0 ] && grep -Eq "Cycle 3: ranks' speeds \(the share of its core each got since the last check\): min [0-9.]+ \(rank 0\), max [0-9.]+ \(rank 1\), max / min [0-9.]+: shares in proportion" $d/log &&
+    set -- $(sed -n 's/.*Rebalance at cycle 3 .*cell weights over speeds \([0-9.]*\) -> \([0-9.]*\);.*/\1 \2/p' $d/log) 0 0
+    [ $rc -eq 0 ] && grep -q "Cycle 3: ranks' speeds (the share of its core each got in its compute since the last check): min 0.250 (rank 0), max 1.000 (rank 1), max / min 4.000: shares in proportion" $d/log &&
         awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 0.5 && a < b / 2) }'
     ok $? "loadbalance.speeds = measured, $pt, rank 0 four times slower: parts by the speeds (times' imbalance $1 -> $2)"
     [ $rc -eq 0 ] || diag "$(cat $d/err)"
     same sod.ref $d 000010 "loadbalance.speeds = measured, $pt: bit for bit 1 rank without rebalancing"
 done
+# 3 ranks, rank 0 slower: the parts sized for ranks 1 and 2 may go to either (the fewest cells move)
+hydro_in speeds3 3 $sod loadbalance.period=3 loadbalance.threshold=0 loadbalance.decide=threshold \
+    loadbalance.speeds=measured run.test_speed_rank0=0.25
+rc=$?
+set -- $(sed -n 's/.*Rebalance at cycle 3 .*cell weights over speeds \([0-9.]*\) -> \([0-9.]*\);.*/\1 \2/p' speeds3/log) 0 0
+[ $rc -eq 0 ] && awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 0.5 && a < b / 2) }'
+ok $? "loadbalance.speeds = measured, metis on 3 ranks, rank 0 four times slower: times' imbalance $1 -> $2"
+same sod.ref speeds3 000010 "loadbalance.speeds = measured on 3 ranks: bit for bit 1 rank without rebalancing"
 ! grep -q "ranks' speeds" lb.metis.2/log; ok $? "loadbalance.speeds = equal (the default): no speeds measured"
 out=$(mpi 2 "$HYDRO" $sod loadbalance.speeds=fast 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.speeds'; ok $? "an unknown loadbalance.speeds exits 2"

@@ -122,6 +122,10 @@ rc=$?
 [ $rc -eq 2 ] && grep -q 'no HDF5 output; set output.checkpoint_period = -1' dump.err
 ok $? "a deck asking for dumps is refused with exit 2"
 [ $rc -eq 2 ] || diag "exit $rc: $(cat dump.err)"
+timeout "$TIMEOUT" sh "$LAUNCH" -n 2 "$@" loadbalance.period=5 loadbalance.speeds=measured > speeds.out 2> speeds.err
+rc=$?
+[ $rc -eq 2 ] && grep -q 'loadbalance.speeds: measured needs CPU clocks' speeds.err
+ok $? "loadbalance.speeds = measured is refused with exit 2 (the SMPI build's clocks are the simulated one)"
 
 sh "$LAUNCH" -n 0 "$top/inputs/sod_x.ini" > /dev/null 2> usage.err
 [ $? -eq 2 ]; ok $? "bad usage exits 2"
