@@ -417,7 +417,7 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     else
         echo "Sizes and repeats chosen to keep \`make bench\` within 10 minutes on 2 cores: sync 15 repeats"
         echo "x 100 set syncs, material sync 31 repeats x 100; grind 5 interleaved repeats of 20 cycles (not to the final time); patterns 3"
-        echo "repeats of the deck's 50 cycles; migration 3 repeats of the MicroHydro lb8.1 deck (21 migrations"
+        echo "repeats of the deck's 50 cycles; migration 9 repeats of the MicroHydro lb8.1 deck (21 migrations"
         echo "per transport); checkpoint 3 repeats of 6 dumps of the bench deck at 40k owned cells per rank;"
         echo "weak scaling and load balancing 5 interleaved repeats (the VM's core speeds drift within minutes), ranks"
         echo "of different speeds (a busy loop sharing rank 0's core) 3."
