@@ -19,8 +19,8 @@ void distribute_cells(MPI_Comm comm, const struct cellset *some, const int *dest
  * part[] of a new partition into as many parts as ranks; each part goes to the rank holding the
  * most of its weight already (greedily, heaviest overlap first), so that the fewest cells move;
  * with speeds, part p (sized for rank p) only to a rank within 5% of rank p's speed: dest[c] is
- * the new owner of cell c. Also the imbalance (max - min) / min over ranks as it is and as it will be (-1 when
- * a rank holds no weight). */
+ * the new owner of cell c. Also the imbalance (max - min) / min over ranks as it is and as it will
+ * be (-1 when a rank holds no weight). */
 void distribute_parts(MPI_Comm comm, int32_t n, const int *weight, const int *part, const double *speed, int *dest,
                       double *imb_before, double *imb_after);
 

@@ -102,7 +102,7 @@ struct config {
     double memory_limit; /* MB a rank may use; 0: the node's available memory shared by its ranks */
     long test_nan_cycle, test_nan_cell;     /* tests only: NaN injected into a cell's energy */
     long test_fatal_cycle, test_fatal_rank; /* tests only: one rank stops on a fatal error */
-    double test_speed_rank0; /* tests only: rank 0's measured speed multiplied by this */
+    double test_speed_rank0; /* tests only: other than 1, rank 0's speed (the others' 1), not measured */
 };
 
 enum key_type { KEY_INT, KEY_DOUBLE, KEY_STRING, KEY_ENUM, KEY_BOOL };

@@ -172,7 +172,7 @@ static void init_kernels(struct scheme *s, struct run *run)
     char why[1024];
     if (kernels_init(&s->kern, run->mesh->el->dim, smpi, why, sizeof why))
         run_exit_collective(run, EXIT_BADINPUT, run->rank == 0 ? why : NULL);
-    if (run->cfg.lb_period > 0 && run->cfg.lb_mode != LB_SHUFFLE) /* the cost model counts active cells */
+    if (lb_repartitions(&run->cfg)) /* the cost model counts active cells */
         kernels_track(&s->kern);
     if (s->kern.model)
         listing_printf(run->lst, "Internal", "SMPI compute model %s: each physics kernel costs a x items + b x "

@@ -30,7 +30,6 @@ struct loadbalance {
                                 * the phases while they were out of balance; -1: none since the last
                                 * rebalance */
     double busy_cpu;           /* the main thread's CPU seconds in that compute time */
-    double cpu_share;          /* busy_cpu / busy at the last check: the share of its core the rank got */
     struct cost_params model;
     int collective;            /* ARCANE_MESH_EXCHANGE_USE_COLLECTIVE */
     long rebalances;
@@ -355,12 +354,13 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, 
  * printed; with run.test_speed_rank0 other than 1, rank 0's that and every other rank's 1 instead.
  * NULL (equal shares) otherwise, or when a share is unknown or all lie within 5% of each other:
  * on cores of its own every rank gets all of its core, and a partition depends on no timing. */
-static double *rank_speeds(struct run *run, double share)
+static double *rank_speeds(const struct loadbalance *lb, struct run *run)
 {
     const struct config *cfg = &run->cfg;
     const int P = run->size;
-    if (cfg->lb_speeds != LB_SPEEDS_MEASURED || cfg->lb_mode == LB_SHUFFLE)
+    if (cfg->lb_speeds != LB_SPEEDS_MEASURED || !lb_repartitions(cfg))
         return NULL;
+    const double share = lb->busy > 0 && lb->busy_cpu > 0 ? lb->busy_cpu / lb->busy : 0;
     double *speed = xcalloc((size_t)P, sizeof *speed);
     speed[run->rank] = cfg->test_speed_rank0 == 1.0 ? share : run->rank == 0 ? cfg->test_speed_rank0 : 1.0;
     comm_sum_doubles(run->comm, speed, P);
@@ -498,7 +498,7 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     double wb = 0, wa = 0;
     const int ncon = weights_per_cell(run), nph = phases_per_cell(run);
     int *wp, *w = weights(lb, run, ncon, nph, &wp);
-    double *speed = rank_speeds(run, lb->cpu_share);
+    double *speed = rank_speeds(lb, run);
     /* the case's work arrays go first (they are rebuilt for the new mesh anyway), so that the
      * partition's scratch and the messages take their place. Their pages stay with the process
      * (a page handed back is faulted in again when reused: on issue 17's case that made a
@@ -625,7 +625,6 @@ void lb_step(struct loadbalance *lb, struct run *run)
     if (cfg->lb_period <= 0 || run->cycle % cfg->lb_period != 0)
         return;
     timers_start(&run->tm, TIMER_BALANCE);
-    lb->cpu_share = lb->busy > 0 && lb->busy_cpu > 0 ? lb->busy_cpu / lb->busy : 0;
     struct stats st;
     comm_stats(run->comm, &lb->busy, 1, &st);
     double measured = st.min > 0 ? (st.max - st.min) / st.min : 0;
