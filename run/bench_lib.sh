@@ -11,3 +11,6 @@ cells_of() { sed -n 's/.*D [a-z]*: \([0-9]*\) cells.*/\1/p' "$1"; }
 cycles_of() { sed -n 's/.*Totals at cycle \([0-9]*\),.*/\1/p' "$1" | tail -n 1; }
 # bytes_avg_of FILE: the bytes the synchronisations sent per cycle, averaged over ranks
 bytes_avg_of() { sed -n 's/.*Bytes sent per cycle over ranks: min [0-9]* (rank [0-9]*) avg \([0-9.]*\) .*/\1/p' "$1"; }
+# loop_max FILE, sync_max FILE: the slowest rank's loop and sync seconds, from the table over ranks
+loop_max() { awk '/Timers over/ {g = 1} g && $2 == "loop" {print $6; exit}' "$1"; }
+sync_max() { awk '/Timers over/ {g = 1} g && $2 == "sync" {print $6; exit}' "$1"; }

@@ -26,11 +26,9 @@ done
 shift $((OPTIND - 1))
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-loop_max() { awk '/Timers over/ {g = 1} g && $2 == "loop" {print $6; exit}' "$1"; }
-sync_max() { awk '/Timers over/ {g = 1} g && $2 == "sync" {print $6; exit}' "$1"; }
 overlap_avg() { awk '/Timers over/ {g = 1} g && $2 == "overlap" {print $5; exit}' "$1"; }
 variants="mahyco minimal minimal_nooverlap"
-. "$top/run/bench_lib.sh" # median, timer, peak, cells_of, cycles_of, bytes_avg_of
+. "$top/run/bench_lib.sh" # median, timer, peak, cells_of, cycles_of, bytes_avg_of, loop_max, sync_max
 for i in $(seq "$repeats"); do
     for p in $variants; do
         # shellcheck disable=SC2086

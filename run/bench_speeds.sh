@@ -38,7 +38,7 @@ cleanup() { [ -z "$loop_pid" ] || kill "$loop_pid" 2> /dev/null || true; rm -rf 
 trap cleanup EXIT
 trap 'exit 143' TERM HUP # dash runs the EXIT trap on exit, not on a signal: the busy loop must not stay
 trap 'exit 130' INT
-. "$top/run/bench_lib.sh" # median
+. "$top/run/bench_lib.sh" # median, loop_max
 base="mesh.nx=200 mesh.ny=20 mesh.nz=20 run.max_cycles=60 output.checkpoint_period=-1 loadbalance.cost=region
       loadbalance.cost_factor=4 loadbalance.threshold=0.05 loadbalance.cost_units=110"
 if [ $busy = 1 ]; then # at most an hour, whatever happens to this script
@@ -47,7 +47,6 @@ if [ $busy = 1 ]; then # at most an hour, whatever happens to this script
     sleep 0.2
     kill -0 "$loop_pid" 2> /dev/null || { echo "$0: the busy loop did not start on core $core" >&2; exit 1; }
 fi
-loop_max() { awk '/Timers over/ {g = 1} g && $2 == "loop" {print $6; exit}' "$1"; }
 # the largest imbalance measured at a check after the first rebalance
 imb_after() {
     awk '/Rebalance at cycle/ {r = 1; next}

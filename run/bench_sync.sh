@@ -23,9 +23,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # slowest rank's sync seconds, from the cross-rank timer table: "  sync  min rank avg max rank"
-sync_max() { awk '/Timers over/ {g = 1} g && $2 == "sync" {print $6; exit}' "$1"; }
-loop_max() { awk '/Timers over/ {g = 1} g && $2 == "loop" {print $6; exit}' "$1"; }
-. "$top/run/bench_lib.sh" # median, timer, peak
+. "$top/run/bench_lib.sh" # median, timer, peak, loop_max, sync_max
 
 for i in $(seq "$repeats"); do
     for mode in persistent basic; do

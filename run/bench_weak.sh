@@ -37,7 +37,7 @@ case $pattern in mahyco | minimal) ;; *) usage ;; esac
 [ -x "$hydro" ] || { echo "$0: $hydro not found: build it with make" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$top/run/bench_lib.sh" # median, timer, peak, cells_of, cycles_of, bytes_avg_of
+. "$top/run/bench_lib.sh" # median, timer, peak, cells_of, cycles_of, bytes_avg_of, loop_max
 
 # the meshes: run/weak_scaling.sh's rule, block partitioner
 HYDRO=$hydro bash "$top/run/weak_scaling.sh" --dry-run -n "1,$ranks" -p "$pattern" > "$tmp/plan" 2>&1 ||
@@ -45,7 +45,6 @@ HYDRO=$hydro bash "$top/run/weak_scaling.sh" --dry-run -n "1,$ranks" -p "$patter
 mesh_of() { awk -v n="$1" '!/^#/ && $1 == n {printf "mesh.nx=%s mesh.ny=%s mesh.nz=%s", $2, $3, $4}' "$tmp/plan"; }
 m1=$(mesh_of 1) mn=$(mesh_of "$ranks")
 [ -n "$m1" ] && [ -n "$mn" ] || { echo "$0: no mesh for 1 or $ranks ranks from run/weak_scaling.sh --dry-run" >&2; exit 1; }
-loop_max() { awk '/Timers over/ {g = 1} g && $2 == "loop" {print $6; exit}' "$1"; }
 # one NAME NP MESH: a run, its slowest rank's loop appended to NAME's list
 one() {
     name=$1 np=$2 mesh=$3 bind=$4
