@@ -122,6 +122,7 @@ struct loadbalance *lb_create(struct run *run)
     lb->array_width = (int)cfg->extra_cell_array;
     lb->first_extra = lb->array_id = -1;
     lb->kept_cycle = -1;
+    run->tm.cpu = cfg->lb_speeds == LB_SPEEDS_MEASURED && lb_repartitions(cfg); /* the ranks' speeds */
     for (int i = 0; i < lb->nextra; i++) {
         char name[64];
         snprintf(name, sizeof name, "AdditionalCellVariable%d", i);

@@ -212,14 +212,14 @@ static void time_loop(struct run *run)
     long dump_period = run->cfg.checkpoint_period;
     for (run->cycle = run->first_cycle; more(run); run->cycle++) {
         double t0 = timers_now(), comm0 = run->tm.total[TIMER_SYNC] + run->tm.total[TIMER_REDUCE];
-        double cpu0 = timers_cpu_now(), cpu_comm0 = run->tm.cpu_total[TIMER_SYNC] + run->tm.cpu_total[TIMER_REDUCE];
+        double cpu0 = timers_cpu(&run->tm), cpu_comm0 = run->tm.cpu_total[TIMER_SYNC] + run->tm.cpu_total[TIMER_REDUCE];
         double dump0 = run->tm.total[TIMER_DUMP];
         if (run->cycle == run->cfg.test_fatal_cycle && run->rank == run->cfg.test_fatal_rank)
             hydro_fatal(run->comm, EXIT_RUNTIME, "[run] test_fatal_cycle = %ld: rank %ld stops alone (a test of the "
                         "fatal-error path)", run->cfg.test_fatal_cycle, run->cfg.test_fatal_rank);
         int failed = case_cycle(run); /* advances time and sets the next dt; -1: stop on a failure */
         lb_account(run->lb, run, (timers_now() - t0) - (run->tm.total[TIMER_SYNC] + run->tm.total[TIMER_REDUCE] - comm0),
-                   (timers_cpu_now() - cpu0) - (run->tm.cpu_total[TIMER_SYNC] + run->tm.cpu_total[TIMER_REDUCE] - cpu_comm0));
+                   (timers_cpu(&run->tm) - cpu0) - (run->tm.cpu_total[TIMER_SYNC] + run->tm.cpu_total[TIMER_REDUCE] - cpu_comm0));
         if (failed) { /* the state at the failure, for the post-mortem, then exit 1 */
             timers_stop(&run->tm, TIMER_LOOP);
             if (run->dumps)

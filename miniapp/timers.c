@@ -20,35 +20,39 @@ double timers_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-double timers_cpu_now(void)
+double timers_cpu(const struct timers *t)
 {
 #ifdef HYDRO_SMPI /* SMPI's clock_gettime is the simulated clock, whatever the clock id */
+    (void)t;
     return 0;
 #else
     struct timespec ts;
-    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+    if (!t->cpu || clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
         return 0;
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 #endif
 }
 
 /* The timers whose CPU seconds are kept: those the load balancer takes out of a cycle's compute. */
-static int cpu_timed(enum timer_id id) { return id == TIMER_SYNC || id == TIMER_REDUCE; }
+static int cpu_timed(const struct timers *t, enum timer_id id)
+{
+    return t->cpu && (id == TIMER_SYNC || id == TIMER_REDUCE);
+}
 
 void timers_init(struct timers *t) { memset(t, 0, sizeof *t); }
 
 void timers_start(struct timers *t, enum timer_id id)
 {
     t->start[id] = timers_now();
-    if (cpu_timed(id))
-        t->cpu_start[id] = timers_cpu_now();
+    if (cpu_timed(t, id))
+        t->cpu_start[id] = timers_cpu(t);
 }
 
 void timers_stop(struct timers *t, enum timer_id id)
 {
     t->total[id] += timers_now() - t->start[id];
-    if (cpu_timed(id))
-        t->cpu_total[id] += timers_cpu_now() - t->cpu_start[id];
+    if (cpu_timed(t, id))
+        t->cpu_total[id] += timers_cpu(t) - t->cpu_start[id];
     t->calls[id]++;
 }
 

@@ -37,12 +37,15 @@ struct timers {
     double start[TIMER_COUNT];
     double total[TIMER_COUNT];
     long calls[TIMER_COUNT];
-    double cpu_start[TIMER_COUNT], cpu_total[TIMER_COUNT]; /* the calling thread's CPU seconds: sync and
-                                                          * reduce only (the load balancer's speeds) */
+    /* with cpu set (the load balancer's measured speeds), the calling thread's CPU seconds of sync
+     * and reduce; otherwise no CPU clock is read */
+    int cpu;
+    double cpu_start[TIMER_COUNT], cpu_total[TIMER_COUNT];
 };
 
 double timers_now(void); /* monotonic wall clock, seconds */
-double timers_cpu_now(void); /* the calling thread's CPU seconds (0 in the SMPI build) */
+/* The calling thread's CPU seconds when t->cpu is set, else 0 (and always 0 in the SMPI build). */
+double timers_cpu(const struct timers *t);
 void timers_init(struct timers *t);
 void timers_print_help(FILE *out); /* the table above, for --help */
 void timers_start(struct timers *t, enum timer_id id);
