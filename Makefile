@@ -1,5 +1,5 @@
 # hydro: the only build entry. make | make run | make check | make bench | make deps | make deps-all | make smpi |
-# make fuzz | make clean
+# make smpi-zoltan | make fuzz | make clean
 # Build products go to $(BUILD)/ (ignored by git); the executable is $(BUILD)/hydro.
 
 MPICC ?= mpicc
@@ -62,17 +62,30 @@ DECK ?= inputs/default.ini
 # whenever smpicc is there.
 SMPI_PKGS := libsimgrid-dev libmetis-dev libinih-dev pkg-config
 SMPI_BUILD ?= build-smpi
+# Debian's Zoltan and PT-Scotch are built against Open MPI, not SMPI: the SMPI build has METIS,
+# and Zoltan when SMPI_ZOLTAN names a Zoltan built with smpicc (make smpi-zoltan, in
+# $(SMPI_ZOLTAN_BUILD)/zoltan from Debian's Trilinos source, run/smpi_zoltan.sh; that build of
+# hydro is $(SMPI_ZOLTAN_BUILD)/hydro), linked statically so that SimGrid's privatization gives
+# each simulated rank its own copy of Zoltan's global state (run/smpirun.sh).
+SMPI_ZOLTAN_BUILD ?= build-smpi-zoltan
+SMPI_ZOLTAN ?=
 IO_SRC := $(wildcard io/*.c)
-# Debian's Zoltan and PT-Scotch are built against Open MPI, not SMPI: that build has METIS only.
 MESH_SRC := $(wildcard mesh/*.c)
 ifeq ($(HYDRO_SMPI),1)
 OMP_FLAGS :=
 PKGS := inih
 IO_SRC := io/smpi/noio.c
+CPPFLAGS += -DHYDRO_SMPI -DHYDRO_NO_PTSCOTCH -DSMPI_NO_OVERRIDE_MALLOC # SMPI's malloc macros break <malloc.h>; unused here
+ifeq ($(SMPI_ZOLTAN),)
 MESH_SRC := $(filter-out mesh/part_zoltan.c mesh/part_ptscotch.c,$(MESH_SRC))
 PART_CFLAGS :=
 PART_LIBS :=
-CPPFLAGS += -DHYDRO_SMPI -DHYDRO_NO_DISTRIBUTED_PARTITIONERS -DSMPI_NO_OVERRIDE_MALLOC # SMPI's malloc macros break <malloc.h>; unused here
+CPPFLAGS += -DHYDRO_NO_ZOLTAN
+else
+MESH_SRC := $(filter-out mesh/part_ptscotch.c,$(MESH_SRC))
+PART_CFLAGS := -I$(SMPI_ZOLTAN)/include
+PART_LIBS := $(SMPI_ZOLTAN)/lib/libzoltan.a
+endif
 endif
 
 LIB_SRC := $(MESH_SRC) $(filter-out miniapp/main.c,$(wildcard miniapp/*.c)) \
@@ -84,7 +97,8 @@ TOOL_SRC := $(wildcard test/tools/*.c)
 TEST_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%) $(MPI_TEST_SRC:test/mpi/%.c=$(BUILD)/test/%) \
             $(TOOL_SRC:test/tools/%.c=$(BUILD)/test/%)
 
-.PHONY: all deps deps-all run check tests asan-tests smpi-tests bench clean readme smpi smpi-build fuzz FORCE
+.PHONY: all deps deps-all run check tests asan-tests smpi-tests bench clean readme smpi smpi-build smpi-zoltan \
+        smpi-zoltan-build fuzz FORCE
 all: $(BUILD)/hydro
 
 $(BUILD)/hydro: $(BUILD)/miniapp/main.o $(BUILD)/libhydro.a
@@ -147,8 +161,10 @@ deps:
 
 # Everything any build or test of the README needs: the base packages, SimGrid (make smpi) and
 # clang with libFuzzer (make fuzz). CI (.ci/run) installs these, so that no test is skipped there.
+# With them, Zoltan for SMPI (from Debian's archive, as the packages are: make smpi-zoltan).
 deps-all:
-	@$(MAKE) --no-print-directory deps DEB_PKGS="$(sort $(DEB_PKGS) $(SMPI_PKGS) $(FUZZ_PKGS))"
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(sort $(DEB_PKGS) $(SMPI_PKGS) $(FUZZ_PKGS) curl)"
+	sh run/smpi_zoltan.sh -o $(SMPI_ZOLTAN_BUILD)/zoltan
 
 # The run, then the density of its final dump as a PNG (run/plot_field.sh), found in the deck's
 # checkpoint_dir (the run's last dump is the newest file there). The sync_only case has no
@@ -174,6 +190,8 @@ run:
 smpi-tests:
 	@if command -v smpicc >/dev/null 2>&1; then \
 	  $(MAKE) --no-print-directory smpi-build; \
+	  if [ -f $(SMPI_ZOLTAN_BUILD)/zoltan/lib/libzoltan.a ]; then $(MAKE) --no-print-directory smpi-zoltan-build; \
+	  else echo "make check: no Zoltan for SMPI: its SMPI tests will skip (make smpi-zoltan builds it)"; fi; \
 	else \
 	  echo "make check: smpicc not found: the SMPI tests will skip (make deps-all installs SimGrid)"; \
 	fi
@@ -207,11 +225,22 @@ smpi:
 smpi-build:
 	@$(MAKE) --no-print-directory HYDRO_SMPI=1 BUILD=$(SMPI_BUILD) MPICC=smpicc $(SMPI_BUILD)/hydro
 
+# The SMPI build with the zoltan backend ($(SMPI_ZOLTAN_BUILD)/hydro): Zoltan built with smpicc
+# from Debian's Trilinos source (downloaded from the Debian archive once, 166 MB), then hydro.
+smpi-zoltan:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(SMPI_PKGS) curl"
+	sh run/smpi_zoltan.sh -o $(SMPI_ZOLTAN_BUILD)/zoltan
+	@$(MAKE) --no-print-directory smpi-zoltan-build
+
+smpi-zoltan-build:
+	@$(MAKE) --no-print-directory HYDRO_SMPI=1 BUILD=$(SMPI_ZOLTAN_BUILD) SMPI_ZOLTAN=$(SMPI_ZOLTAN_BUILD)/zoltan \
+	  MPICC=smpicc $(SMPI_ZOLTAN_BUILD)/hydro
+
 # Regenerate the deck reference inside README.md from the schema table.
 readme: $(BUILD)/hydro
 	sh test/readme_reference.sh update $(BUILD)/hydro
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(SMPI_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(SMPI_BUILD) $(SMPI_ZOLTAN_BUILD) $(FUZZ_BUILD)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

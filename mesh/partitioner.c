@@ -7,8 +7,10 @@ const struct partitioner *partitioner_named(const char *name)
 {
     static const struct partitioner *const backends[] = {
         &partitioner_metis,
-#ifndef HYDRO_NO_DISTRIBUTED_PARTITIONERS
+#ifndef HYDRO_NO_ZOLTAN
         &partitioner_zoltan,
+#endif
+#ifndef HYDRO_NO_PTSCOTCH
         &partitioner_ptscotch,
 #endif
     };

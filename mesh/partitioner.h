@@ -25,8 +25,12 @@ struct partitioner {
 };
 
 extern const struct partitioner partitioner_metis;
-#ifndef HYDRO_NO_DISTRIBUTED_PARTITIONERS /* the SMPI build: Debian's Zoltan and PT-Scotch link Open MPI */
-extern const struct partitioner partitioner_zoltan, partitioner_ptscotch;
+/* The SMPI build lacks PT-Scotch, and Zoltan unless built with smpicc (Debian's link Open MPI) */
+#ifndef HYDRO_NO_ZOLTAN
+extern const struct partitioner partitioner_zoltan;
+#endif
+#ifndef HYDRO_NO_PTSCOTCH
+extern const struct partitioner partitioner_ptscotch;
 #endif
 
 /* The backend of that name ([parallel] partitioner, loadbalance.mode), NULL for none (block is

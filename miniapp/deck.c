@@ -844,10 +844,12 @@ static void validate(struct parse_ctx *c)
     if (cfg->case_name == CASE_HYDRO + HCASE_SOD && cfg->direction == 2 && cfg->dim == 2)
         fail_at(c, "case", "direction", "z needs mesh.dim = 3");
     if (cfg->partitioner != PART_BLOCK && !partitioner_named(partitioners[cfg->partitioner]))
-        fail_at(c, "parallel", "partitioner", "this build has no %s (the SMPI build has metis and block only)",
+        fail_at(c, "parallel", "partitioner", "this build has no %s (the SMPI build has metis and block, and zoltan "
+                "when built with make smpi-zoltan)",
                 partitioners[cfg->partitioner]);
     if (cfg->lb_period > 0 && cfg->lb_mode != LB_SHUFFLE && !partitioner_named(lb_modes[cfg->lb_mode]))
-        fail_at(c, "loadbalance", "mode", "this build has no %s (the SMPI build has metis and shuffle only)",
+        fail_at(c, "loadbalance", "mode", "this build has no %s (the SMPI build has metis and shuffle, and "
+                "zoltan when built with make smpi-zoltan)",
                 lb_modes[cfg->lb_mode]);
 #ifdef HYDRO_SMPI /* its clocks are the simulated one: no rank's share of a core to measure */
     if (cfg->lb_speeds == LB_SPEEDS_MEASURED)

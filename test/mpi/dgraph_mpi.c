@@ -204,7 +204,7 @@ static void backends_check(MPI_Comm comm, struct tap *t, const struct cellset *m
     }
     for (size_t b = 0; b < sizeof names / sizeof *names; b++) {
         const struct partitioner *pt = partitioner_named(names[b]);
-        if (!pt) /* a build without it (HYDRO_NO_DISTRIBUTED_PARTITIONERS): nothing to check */
+        if (!pt) /* a build without it (HYDRO_NO_ZOLTAN, HYDRO_NO_PTSCOTCH): nothing to check */
             continue;
         for (int weighted = 0; weighted < 3; weighted++)
             backend_check(comm, t, mine, N, names[b], weighted, w, w2, nparts, NULL);
