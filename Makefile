@@ -85,6 +85,7 @@ else
 MESH_SRC := $(filter-out mesh/part_ptscotch.c,$(MESH_SRC))
 PART_CFLAGS := -I$(SMPI_ZOLTAN)/include
 PART_LIBS := $(SMPI_ZOLTAN)/lib/libzoltan.a
+$(BUILD)/hydro: $(SMPI_ZOLTAN)/lib/libzoltan.a
 endif
 endif
 
@@ -184,14 +185,16 @@ run:
 	   echo "make run: final $$var: $$png"; \
 	 fi
 
-# The SMPI build for test/smpi.t and test/weak_scaling.t, rebuilt by make check whenever SimGrid's
-# smpicc is installed (so that no stale build is tested); without it those tests skip, saying so,
-# except under CI=true (.ci/run), where a skip is a failure.
+# The SMPI builds for test/smpi.t, test/weak_scaling.t and test/smpi_zoltan.t, rebuilt by make
+# check whenever SimGrid's smpicc is installed (so that no stale build is tested), the one with
+# Zoltan when Zoltan for SMPI is built (make deps-all, make smpi-zoltan); without them those tests
+# skip, saying so, except under CI=true (.ci/run), where a skip is a failure.
 smpi-tests:
 	@if command -v smpicc >/dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory smpi-build; \
-	  if [ -f $(SMPI_ZOLTAN_BUILD)/zoltan/lib/libzoltan.a ]; then $(MAKE) --no-print-directory smpi-zoltan-build; \
-	  else echo "make check: no Zoltan for SMPI: its SMPI tests will skip (make smpi-zoltan builds it)"; fi; \
+	  $(MAKE) --no-print-directory smpi-build || exit 1; \
+	  if [ -f $(SMPI_ZOLTAN_BUILD)/zoltan/.built ]; then $(MAKE) --no-print-directory smpi-zoltan-build || exit 1; \
+	  else rm -f $(SMPI_ZOLTAN_BUILD)/hydro; \
+	    echo "make check: no Zoltan for SMPI: its SMPI tests will skip (make smpi-zoltan builds it)"; fi; \
 	else \
 	  echo "make check: smpicc not found: the SMPI tests will skip (make deps-all installs SimGrid)"; \
 	fi
@@ -233,6 +236,8 @@ smpi-zoltan:
 	@$(MAKE) --no-print-directory smpi-zoltan-build
 
 smpi-zoltan-build:
+	@[ -f $(SMPI_ZOLTAN_BUILD)/zoltan/.built ] || \
+	  { echo "make: no Zoltan for SMPI in $(SMPI_ZOLTAN_BUILD)/zoltan: make smpi-zoltan builds it" >&2; exit 2; }
 	@$(MAKE) --no-print-directory HYDRO_SMPI=1 BUILD=$(SMPI_ZOLTAN_BUILD) SMPI_ZOLTAN=$(SMPI_ZOLTAN_BUILD)/zoltan \
 	  MPICC=smpicc $(SMPI_ZOLTAN_BUILD)/hydro
 
@@ -241,6 +246,8 @@ readme: $(BUILD)/hydro
 	sh test/readme_reference.sh update $(BUILD)/hydro
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(SMPI_BUILD) $(SMPI_ZOLTAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(SMPI_BUILD) $(FUZZ_BUILD)
+	@# the SMPI build with Zoltan, but not Zoltan itself nor its source tarball (a 166 MB download)
+	find $(SMPI_ZOLTAN_BUILD) -mindepth 1 -maxdepth 1 ! -name zoltan ! -name '*.tar.gz' -exec rm -rf {} + 2>/dev/null || true
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -39,7 +39,8 @@ simulated time and the real time the simulation took.
 
 The SMPI build has no HDF5 output: the deck must set output.checkpoint_period = -1.
 Environment: SMPI_BUILD (default build-smpi; build-smpi-zoltan for the build with the zoltan
-backend, make smpi-zoltan), SMPIRUN (default smpirun). -m sets
+backend, built by make smpi-zoltan when missing: a 166 MB download from the Debian archive),
+SMPIRUN (default smpirun). -m sets
 HYDRO_COMPUTE_MODEL and HYDRO_COMPUTE_SCALE for hydro.
 Exit status: hydro's (0 ok, 1 runtime failure, 2 bad input); 2 on bad usage here.
 EOF
