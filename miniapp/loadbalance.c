@@ -191,11 +191,12 @@ static void cost_measure(struct loadbalance *lb, struct run *run, double seconds
     for (int32_t c = 0; lb->model.units > 0 && c < m->ncells_owned; c++)
         extra += (double)cost_evaluations(&lb->model, (int)lround(cell_cost_mean_of(&lb->model, m, m->node_xyz, q, c,
                                                                                          run->time, run->time)));
-    t[0] = fmax(0.0, seconds - extra * eval) / (m->ncells_owned > 0 ? m->ncells_owned : 1);
-    t[1] = eval;
-    comm_sum_doubles(run->comm, t, 2);
-    t[0] /= run->size;
-    t[1] /= run->size;
+    /* a plain cell's seconds: the mean over the ranks holding cells (an empty one measures none) */
+    double v[3] = {m->ncells_owned > 0 ? fmax(0.0, seconds - extra * eval) / m->ncells_owned : 0, eval,
+                   m->ncells_owned > 0};
+    comm_sum_doubles(run->comm, v, 3);
+    t[0] = v[0] / fmax(1.0, v[2]);
+    t[1] = v[1] / run->size;
 }
 
 /* The evaluations one unit of extra cost means: a plain cell's compute seconds per cycle over one
@@ -523,8 +524,11 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
         free(wp);
     free(w);
     double t_part = comm_wtime() - t0;
-    /* judged by the phases, which a total balanced alone can leave slower (one weight summing them) */
-    const int better = wa >= 0 && (nph > 1 ? pa < pb : wb < 0 || wa < wb); /* the same on every rank */
+    /* judged by the phases, which a total balanced alone can leave slower (one weight summing them).
+     * A rank left empty (Zoltan's PHG left one on 256 simulated ranks; a rank far slower than the
+     * others may get none) makes the weights' imbalance infinite, but the phases count it: an
+     * empty rank stays a working member of the run (the set-up may leave one too). */
+    const int better = nph > 1 ? pa < pb : wa >= 0 && (wb < 0 || wa < wb); /* the same on every rank */
     /* near balance (within the partitioners' 5% tolerance) a partition no better says nothing */
     lb->kept_cycle = cfg->lb_mode != LB_SHUFFLE && !better && pb > 1.05 ? run->cycle : -1;
     if (cfg->lb_mode != LB_SHUFFLE && !better) {

@@ -28,6 +28,10 @@ run_ok "asan: hydro Sod 3D rebalancing with METIS (region cost, padding) on 3 ra
     "$top/inputs/sod_x.ini" mesh.nx=20 mesh.ny=3 mesh.nz=3 run.max_cycles=7 output.checkpoint_period=-1 \
     loadbalance.period=3 loadbalance.threshold=0 loadbalance.decide=threshold loadbalance.cost=region loadbalance.region_speed=150 \
     loadbalance.extra_cell_vars=2 loadbalance.extra_cell_array=3
+run_ok "asan: hydro Sod 3D on 3 ranks, rank 0 a hundred times slower: a rebalance leaves it empty" mpi 3 \
+    "$ASAN_BUILD/hydro" "$top/inputs/sod_x.ini" mesh.nx=20 mesh.ny=3 mesh.nz=3 run.max_cycles=7 \
+    output.checkpoint_period=-1 loadbalance.period=3 loadbalance.threshold=0 loadbalance.decide=threshold \
+    loadbalance.speeds=measured run.test_speed_rank0=0.01
 for pt in zoltan ptscotch; do
     run_ok "asan: hydro Sod 3D partitioned and rebalanced by $pt on 3 ranks" mpi 3 "$ASAN_BUILD/hydro" \
         "$top/inputs/sod_x.ini" mesh.nx=20 mesh.ny=3 mesh.nz=3 run.max_cycles=5 output.checkpoint_period=-1 \

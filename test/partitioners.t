@@ -155,6 +155,21 @@ set -- $(sed -n 's/.*Rebalance at cycle 3 .*cell weights over speeds \([0-9.]*\)
 [ $rc -eq 0 ] && awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 0.5 && a < b / 2) }'
 ok $? "loadbalance.speeds = measured, metis on 3 ranks, rank 0 four times slower: times' imbalance $1 -> $2"
 same sod.ref speeds3 000010 "loadbalance.speeds = measured on 3 ranks: bit for bit 1 rank without rebalancing"
+# a rank a hundred times slower: METIS leaves it no cell, which the phases judge better (about 57
+# -> 1.0 x the balanced time) though the weights' imbalance is then infinite; the rebalance is
+# taken (a partitioner may leave a rank empty: Zoltan's PHG did on 256 simulated ranks), the empty
+# rank goes on stepping, checking and rebalancing with the others, and the results stay bit for bit
+hydro_in empty 3 $sod loadbalance.period=3 loadbalance.threshold=0 loadbalance.decide=threshold \
+    loadbalance.speeds=measured run.test_speed_rank0=0.01
+rc=$?
+set -- $(sed -n 's/.*Cycle 3: phases \([0-9.]*\) -> \([0-9.]*\) x the balanced time.*/\1 \2/p' empty/log) 0 0
+[ $rc -eq 0 ] && grep -q 'Rebalance at cycle 3 (metis): .* -> inf (a rank holds none)' empty/log &&
+    grep -q 'Cycle 3: partition now: owned cells per rank min 0 ' empty/log &&
+    grep -q 'Rebalance at cycle 6 (metis)\|Cycle 6: .*the current one is kept' empty/log &&
+    awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 10 && a < 1.05) }'
+ok $? "a rank 100 times slower: METIS leaves it empty, the phases ($1 -> $2) take the rebalance, the run goes on"
+[ $rc -eq 0 ] || diag "$(cat empty/err)"
+same sod.ref empty 000010 "a rank left empty by a rebalance: bit for bit 1 rank"
 ! grep -q "ranks' speeds" lb.metis.2/log; ok $? "loadbalance.speeds = equal (the default): no speeds measured"
 out=$(mpi 2 "$HYDRO" $sod loadbalance.speeds=fast 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.speeds'; ok $? "an unknown loadbalance.speeds exits 2"
