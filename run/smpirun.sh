@@ -42,7 +42,8 @@ Environment: SMPI_BUILD (default build-smpi; build-smpi-zoltan for the build wit
 backend, built by make smpi-zoltan when missing: a 166 MB download from the Debian archive),
 SMPIRUN (default smpirun). -m sets
 HYDRO_COMPUTE_MODEL and HYDRO_COMPUTE_SCALE for hydro.
-Exit status: hydro's (0 ok, 1 runtime failure, 2 bad input); 2 on bad usage here.
+Exit status: hydro's (0 ok, 1 runtime failure, 2 bad input); 2 on bad usage here. INT, TERM or
+HUP stop the simulation too, even sent to this script alone (exit 130, 143, 129).
 EOF
 }
 
@@ -108,7 +109,9 @@ elif [ ! -x "$hydro" ]; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hydro-smpi.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 143' TERM HUP # dash runs the EXIT trap on exit, not when a signal ends it
+trap 'exit 130' INT
 
 # Host names and core speed from the platform: a <cluster> (prefix, radical a-b, suffix, speed)
 # or explicit <host id=... speed=...> elements. One line per tag so that sed sees attributes together.
@@ -205,12 +208,28 @@ fi
 # re-solves the bandwidth sharing of all flows coupled to it; with coarser precision the flows
 # of one ghost exchange that end within 100 ns of each other end in one step. 256 ranks, 3
 # cycles: 84 s instead of 218 s of simulation, loop time 0.642153 s instead of 0.642151 s.
+# smpirun runs in the background and a signal to this script goes on to it (smpirun stops the
+# simulation on TERM): in the foreground, the shell would run its trap only once the simulation
+# ended, so that a `kill` or a `timeout` signalling this script alone left it running for hours.
 # shellcheck disable=SC2086 # $extra holds separate --cfg words, $privatize one or none
 set +e
 "$smpirun" $privatize -np "$np" -platform "$run_platform" -hostfile "$tmp/hostfile" \
     --cfg=smpi/host-speed:"${flops}f" --cfg=smpi/coll-selector:ompi --cfg=smpi/alltoall:ring --cfg=smpi/alltoallv:ring \
     --cfg=smpi/display-timing:yes --cfg=surf/precision:1e-7 \
-    --log=xbt_cfg.thres:warning --log=s4u_actor.thres:warning --log=smpi_coll.thres:warning --log=smpi_colls.thres:warning $extra "$hydro" "$deck" "$@"
+    --log=xbt_cfg.thres:warning --log=s4u_actor.thres:warning --log=smpi_coll.thres:warning --log=smpi_colls.thres:warning \
+    $extra "$hydro" "$deck" "$@" <&0 &
+child=$!
+signalled=
+for sig in INT TERM HUP; do
+    # shellcheck disable=SC2064 # the signal's name now, the child's pid when it comes
+    trap "signalled=$sig; kill -TERM $child 2>/dev/null" $sig
+done
+wait $child
 rc=$?
+while kill -0 $child 2>/dev/null; do # a signal ends the wait, not the simulation: wait for it to stop
+    wait $child
+    rc=$?
+done
 set -e
+case $signalled in INT) exit 130 ;; TERM) exit 143 ;; HUP) exit 129 ;; esac
 exit $rc

@@ -133,4 +133,25 @@ sh "$LAUNCH" -n 4096 "$top/inputs/sod_x.ini" > /dev/null 2> usage.err
 [ $? -eq 2 ] && grep -q 'hosts' usage.err; ok $? "more ranks than platform hosts is refused"
 sh "$LAUNCH" -h | grep -q '^usage: run/smpirun.sh'; ok $? "-h prints the usage"
 
+# TERM to run/smpirun.sh alone (a `kill`, or a timeout that signals no process group) stops the
+# simulation: it ran to its end while the script, in the foreground, deferred its trap
+# running: the simulation of this run is on (its unique mesh.nx in smpimain's command line)
+running() { pgrep -f 'smpimain.* mesh.nx=203 ' > /dev/null; }
+mkdir sig
+TMPDIR=$tmp/sig sh "$LAUNCH" -n 4 "$top/inputs/sod_x.ini" mesh.nx=203 mesh.ny=40 mesh.nz=40 run.max_cycles=1000000 \
+    output.checkpoint_period=-1 > sig.out 2> sig.err &
+w=$!
+i=0
+while [ $i -lt 600 ] && ! running; do sleep 0.1; i=$((i + 1)); done
+running; started=$?
+kill -TERM $w
+i=0
+while [ $i -lt 600 ] && { running || kill -0 $w 2> /dev/null; }; do sleep 0.1; i=$((i + 1)); done
+running; stopped=$?
+[ $stopped -eq 0 ] && pkill -KILL -f 'smpimain.* mesh.nx=203 ' # the failure's leftover: the test must not hang
+wait $w
+rc=$?
+[ $started -eq 0 ] && [ $stopped -ne 0 ] && [ $rc -eq 143 ] && ! ls sig | grep -q hydro-smpi
+ok $? "TERM to run/smpirun.sh alone stops the simulation within a minute, removes its files, exits 143 (exit $rc)"
+
 done_testing
