@@ -30,6 +30,7 @@ struct loadbalance {
                                 * the phases while they were out of balance; -1: none since the last
                                 * rebalance */
     double busy_cpu;           /* the main thread's CPU seconds in that compute time */
+    double share;              /* the last share of its core measured (core_share); 0: none yet */
     struct cost_params model;
     int collective;            /* ARCANE_MESH_EXCHANGE_USE_COLLECTIVE */
     long rebalances;
@@ -350,28 +351,52 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, 
     return w;
 }
 
-/* The ranks' relative speeds, mean 1 (collective): with speeds = measured, each rank's share of
- * its core in its compute since the last check (its main thread's CPU seconds per wall second
- * there, the synchronisations' and reductions' waits left out: a waiting rank may yield its core),
- * printed; with run.test_speed_rank0 other than 1, rank 0's that and every other rank's 1 instead.
- * NULL (equal shares) otherwise, or when a share is unknown or all lie within 5% of each other:
- * on cores of its own every rank gets all of its core, and a partition depends on no timing. */
-static double *rank_speeds(const struct loadbalance *lb, struct run *run)
+/* The ranks' speeds and what they predict of the compute since the last check (seconds). */
+struct speeds {
+    double *speed;   /* each rank's, mean 1; NULL: equal shares */
+    double slowest;  /* the largest of a rank's work over its speed: its compute time */
+    double balanced; /* the slowest rank's time, balanced: the ranks' work over their speeds' sum,
+                      * or an empty rank's time if longer (no partition moves what it does) */
+};
+
+/* This rank's share of its core in its compute since the last check: its main thread's CPU
+ * seconds per wall second there (the synchronisations' and reductions' waits left out: a waiting
+ * rank may yield its core). Over less than 1% of the slowest rank's compute (a rank left empty
+ * computes next to nothing) the last share measured stands; 0: unknown. */
+static double core_share(struct loadbalance *lb, double busy_max)
+{
+    if (lb->busy > 0.01 * busy_max && lb->busy > 0 && lb->busy_cpu > 0)
+        lb->share = lb->busy_cpu / lb->busy;
+    return lb->share;
+}
+
+/* The ranks' relative speeds (collective): with speeds = measured, each rank's share of its core
+ * (core_share), printed; with run.test_speed_rank0 other than 1, rank 0's that and every other
+ * rank's 1 instead. NULL (equal shares) otherwise, or when a share is unknown or all lie within 5%
+ * of each other: on cores of its own every rank gets all of its core, and a partition depends on
+ * no timing. A rank's work is its compute seconds times its share (what it would have computed
+ * on a core of its own), its time that work over its speed: what the gain of a partition by the
+ * speeds is judged by. */
+static struct speeds rank_speeds(struct loadbalance *lb, struct run *run, double busy_max)
 {
     const struct config *cfg = &run->cfg;
     const int P = run->size;
+    struct speeds sp = {NULL, 0, 0};
     if (cfg->lb_speeds != LB_SPEEDS_MEASURED || !lb_repartitions(cfg))
-        return NULL;
-    const double share = lb->busy > 0 && lb->busy_cpu > 0 ? lb->busy_cpu / lb->busy : 0;
-    double *speed = xcalloc((size_t)P, sizeof *speed);
+        return sp;
+    const double share = core_share(lb, busy_max);
+    double *v = xcalloc(3 * (size_t)P, sizeof *v), *speed = v, *work = v + P, *empty = v + 2 * P;
     speed[run->rank] = cfg->test_speed_rank0 == 1.0 ? share : run->rank == 0 ? cfg->test_speed_rank0 : 1.0;
-    comm_sum_doubles(run->comm, speed, P);
+    work[run->rank] = lb->busy * (share > 0 ? share : 1.0);
+    empty[run->rank] = run->mesh->ncells_owned == 0;
+    comm_sum_doubles(run->comm, v, 3 * P);
     int lo = 0, hi = 0;
-    double sum = 0;
+    double sum = 0, total = 0;
     for (int r = 0; r < P; r++) {
         lo = speed[r] < speed[lo] ? r : lo;
         hi = speed[r] > speed[hi] ? r : hi;
         sum += speed[r];
+        total += work[r];
     }
     const int equal = !(speed[lo] > 0) || speed[hi] <= 1.05 * speed[lo];
     if (speed[lo] > 0)
@@ -383,12 +408,20 @@ static double *rank_speeds(const struct loadbalance *lb, struct run *run)
         listing_printf(run->lst, "Balance", "Cycle %ld: ranks' speeds unknown (no CPU time measured): equal shares",
                        run->cycle);
     if (equal) {
-        free(speed);
-        return NULL;
+        free(v);
+        return sp;
     }
+    sp.balanced = total / sum;
+    for (int r = 0; r < P; r++) {
+        sp.slowest = fmax(sp.slowest, work[r] / speed[r]);
+        if (empty[r] > 0)
+            sp.balanced = fmax(sp.balanced, work[r] / speed[r]);
+    }
+    sp.speed = xmalloc((size_t)P * sizeof *sp.speed);
     for (int r = 0; r < P; r++)
-        speed[r] *= P / sum;
-    return speed;
+        sp.speed[r] = speed[r] * P / sum;
+    free(v);
+    return sp;
 }
 
 /* Every migrating variable of one centering, as one synchronisation. */
@@ -491,7 +524,7 @@ static double migrate_and_rebuild(struct loadbalance *lb, struct run *run, int *
     return comm_wtime() - t1;
 }
 
-static void rebalance(struct loadbalance *lb, struct run *run, double measured)
+static void rebalance(struct loadbalance *lb, struct run *run, double measured, const double *speed)
 {
     const struct config *cfg = &run->cfg;
     struct mesh *m = run->mesh;
@@ -500,7 +533,6 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     double wb = 0, wa = 0;
     const int ncon = weights_per_cell(run), nph = phases_per_cell(run);
     int *wp, *w = weights(lb, run, ncon, nph, &wp);
-    double *speed = rank_speeds(lb, run);
     /* the case's work arrays go first (they are rebuilt for the new mesh anyway), so that the
      * partition's scratch and the messages take their place. Their pages stay with the process
      * (a page handed back is faulted in again when reused: on issue 17's case that made a
@@ -519,7 +551,6 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured)
     double pb = 1, pa = 1; /* the phases' time over the balanced time, now and with the new partition */
     distribute_phase_cost(run->comm, m->ncells_owned, wp, nph, dest, speed, &pb, &pa);
     const char *const weights_of = speed ? "cell weights over speeds" : "cell weights"; /* the imbalances' */
-    free(speed);
     if (wp != w)
         free(wp);
     free(w);
@@ -593,15 +624,19 @@ static double expected_cost(const struct loadbalance *lb, struct run *run, char 
     return -comm_min_double(run->comm, -(t[TIMER_PARTITION] - t[TIMER_GRAPH] + t[TIMER_GHOSTS] + t[TIMER_PLANS]));
 }
 
-/* Decide by gain and cost: balanced, the slowest rank would have computed the ranks' mean, so
- * each cycle the new partition serves should save max - mean of the compute seconds per cycle;
- * it is expected to serve `horizon` checks, as a rebalanced partition is kept until a check finds
- * it out of balance (decide = threshold: rebalance anyway; the figures are printed all the same). */
-static int worth_it(const struct loadbalance *lb, struct run *run, const struct stats *st, double measured)
+/* Decide by gain and cost: balanced, the slowest rank would have computed the ranks' mean (with
+ * the ranks' speeds, their work over the speeds' sum: a slow rank left empty then leaves nothing
+ * to gain), so each cycle the new partition serves should save the slowest rank's compute seconds
+ * per cycle less that; it is expected to serve `horizon` checks, as a rebalanced partition is kept
+ * until a check finds it out of balance (decide = threshold: rebalance anyway; the figures are
+ * printed all the same). */
+static int worth_it(const struct loadbalance *lb, struct run *run, const struct stats *st, double measured,
+                    const struct speeds *sp)
 {
     const struct config *cfg = &run->cfg;
     const long horizon = horizon_cycles(run);
-    double gain = lb->cycles > 0 ? (st->max - st->avg) / (double)lb->cycles * (double)horizon : 0;
+    const double slowest = sp->speed ? sp->slowest : st->max, balanced = sp->speed ? sp->balanced : st->avg;
+    double gain = lb->cycles > 0 ? fmax(0.0, slowest - balanced) / (double)lb->cycles * (double)horizon : 0;
     /* a partitioner that could not improve on the partition is expected to gain nothing while that
      * partition would have served (horizon checks): its next one would come from about the same
      * weights (decide = gain does not ask it; threshold does all the same) */
@@ -612,14 +647,17 @@ static int worth_it(const struct loadbalance *lb, struct run *run, const struct 
                        lb_partitioner(cfg)->display,
                        lb->kept_cycle);
     }
-    char source[96];
+    char source[96], by_speeds[96] = "";
     double cost = expected_cost(lb, run, source, sizeof source);
     int yes = cfg->lb_decide == LB_DECIDE_THRESHOLD || gain > cost;
     double per = lb->cycles > 0 ? 1e3 / (double)lb->cycles : 0; /* ms per cycle */
+    if (sp->speed)
+        snprintf(by_speeds, sizeof by_speeds, "; by the ranks' speeds: slowest %.3f, balanced %.3f", slowest * per,
+                 balanced * per);
     listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f (compute ms per cycle: min %.3f avg %.3f "
-                   "max %.3f); expected gain %.6f s over the next %ld cycles, rebalance cost %.6f s (%s): %s",
-                   run->cycle, measured, st->min * per, st->avg * per, st->max * per, gain, horizon, cost, source,
-                   cfg->lb_decide == LB_DECIDE_THRESHOLD ? "rebalance (decide = threshold)"
+                   "max %.3f%s); expected gain %.6f s over the next %ld cycles, rebalance cost %.6f s (%s): %s",
+                   run->cycle, measured, st->min * per, st->avg * per, st->max * per, by_speeds, gain, horizon, cost,
+                   source, cfg->lb_decide == LB_DECIDE_THRESHOLD ? "rebalance (decide = threshold)"
                    : yes ? "rebalance" : "no rebalance");
     return yes;
 }
@@ -633,13 +671,16 @@ void lb_step(struct loadbalance *lb, struct run *run)
     struct stats st;
     comm_stats(run->comm, &lb->busy, 1, &st);
     double measured = st.min > 0 ? (st.max - st.min) / st.min : 0;
+    const int check = cfg->lb_mode == LB_SHUFFLE || measured >= cfg->lb_threshold;
+    struct speeds sp = check ? rank_speeds(lb, run, st.max) : (struct speeds){NULL, 0, 0};
     if (cfg->lb_mode == LB_SHUFFLE)
-        rebalance(lb, run, measured);
-    else if (measured < cfg->lb_threshold)
+        rebalance(lb, run, measured, sp.speed);
+    else if (!check)
         listing_printf(run->lst, "Balance", "Cycle %ld: imbalance %.3f below threshold %.3f, no rebalance", run->cycle,
                        measured, cfg->lb_threshold);
-    else if (worth_it(lb, run, &st, measured))
-        rebalance(lb, run, measured);
+    else if (worth_it(lb, run, &st, measured, &sp))
+        rebalance(lb, run, measured, sp.speed);
+    free(sp.speed);
     lb->busy = 0;
     lb->busy_cpu = 0;
     lb->cycles = 0;

@@ -170,6 +170,20 @@ set -- $(sed -n 's/.*Cycle 3: phases \([0-9.]*\) -> \([0-9.]*\) x the balanced t
 ok $? "a rank 100 times slower: METIS leaves it empty, the phases ($1 -> $2) take the rebalance, the run goes on"
 [ $rc -eq 0 ] || diag "$(cat empty/err)"
 same sod.ref empty 000010 "a rank left empty by a rebalance: bit for bit 1 rank"
+# deciding by gain: by the speeds the first check expects the gain of a partition that empties the
+# slow rank; once it is empty no partition can move what it still does (its own loops at its
+# speed), so the next checks expect none and do not call the partitioner (they did each time
+# while the gain was the measured times' max less their mean, which the empty rank pulls down)
+hydro_in emptygain 3 $sod loadbalance.period=3 loadbalance.threshold=0 loadbalance.speeds=measured \
+    run.test_speed_rank0=0.01
+rc=$?
+[ $rc -eq 0 ] && grep -Eq 'Cycle 3: imbalance measured .*; by the ranks. speeds: slowest [0-9.]+, balanced [0-9.]+\).*: rebalance$' \
+    emptygain/log && grep -q 'Rebalance at cycle 3 (metis): .* -> inf (a rank holds none)' emptygain/log &&
+    [ "$(grep -Ec 'Cycle (6|9): imbalance measured .* expected gain 0.000000 s .*: no rebalance$' emptygain/log)" -eq 2 ] &&
+    [ "$(grep -c 'Rebalance at cycle\|the current one is kept' emptygain/log)" -eq 1 ]
+ok $? "a rank 100 times slower, decide = gain: rebalanced once, then no gain expected and no partitioner called"
+[ $rc -eq 0 ] || diag "$(grep Balance emptygain/log; cat emptygain/err)"
+same sod.ref emptygain 000010 "decide = gain with a rank left empty: bit for bit 1 rank"
 ! grep -q "ranks' speeds" lb.metis.2/log; ok $? "loadbalance.speeds = equal (the default): no speeds measured"
 out=$(mpi 2 "$HYDRO" $sod loadbalance.speeds=fast 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.speeds'; ok $? "an unknown loadbalance.speeds exits 2"
