@@ -42,8 +42,8 @@ Environment: SMPI_BUILD (default build-smpi; build-smpi-zoltan for the build wit
 backend, built by make smpi-zoltan when missing: a 166 MB download from the Debian archive),
 SMPIRUN (default smpirun). -m sets
 HYDRO_COMPUTE_MODEL and HYDRO_COMPUTE_SCALE for hydro.
-Exit status: hydro's (0 ok, 1 runtime failure, 2 bad input); 2 on bad usage here. INT, TERM or
-HUP stop the simulation too, even sent to this script alone (exit 130, 143, 129).
+Exit status: hydro's (0 ok, 1 runtime failure, 2 bad input); 2 on bad usage here. INT, TERM,
+HUP or QUIT stop the simulation too, even sent to this script alone (exit 130, 143, 129, 131).
 EOF
 }
 
@@ -112,6 +112,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/hydro-smpi.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 143' TERM HUP # dash runs the EXIT trap on exit, not when a signal ends it
 trap 'exit 130' INT
+trap 'exit 131' QUIT
 
 # Host names and core speed from the platform: a <cluster> (prefix, radical a-b, suffix, speed)
 # or explicit <host id=... speed=...> elements. One line per tag so that sed sees attributes together.
@@ -211,25 +212,30 @@ fi
 # smpirun runs in the background and a signal to this script goes on to it (smpirun stops the
 # simulation on TERM): in the foreground, the shell would run its trap only once the simulation
 # ended, so that a `kill` or a `timeout` signalling this script alone left it running for hours.
-# shellcheck disable=SC2086 # $extra holds separate --cfg words, $privatize one or none
-set +e
-"$smpirun" $privatize -np "$np" -platform "$run_platform" -hostfile "$tmp/hostfile" \
-    --cfg=smpi/host-speed:"${flops}f" --cfg=smpi/coll-selector:ompi --cfg=smpi/alltoall:ring --cfg=smpi/alltoallv:ring \
-    --cfg=smpi/display-timing:yes --cfg=surf/precision:1e-7 \
-    --log=xbt_cfg.thres:warning --log=s4u_actor.thres:warning --log=smpi_coll.thres:warning --log=smpi_colls.thres:warning \
-    $extra "$hydro" "$deck" "$@" <&0 &
-child=$!
-signalled=
-for sig in INT TERM HUP; do
+# The traps are set before it starts (a signal in between is passed on as soon as it has a pid);
+# fd 3 carries stdin to it (a background command's is /dev/null otherwise), as smpirun does.
+child='' signalled=''
+for sig in INT TERM HUP QUIT; do
     # shellcheck disable=SC2064 # the signal's name now, the child's pid when it comes
-    trap "signalled=$sig; kill -TERM $child 2>/dev/null" $sig
+    trap "signalled=$sig; [ -z \"\$child\" ] || kill -TERM \"\$child\" 2>/dev/null" $sig
 done
-wait $child
+set +e
+exec 3<&0
+# shellcheck disable=SC2086 # $extra holds separate --cfg words, $privatize one or none
+"$smpirun" $privatize -np "$np" -platform "$run_platform" -hostfile "$tmp/hostfile" \
+    --cfg=smpi/host-speed:"${flops}f" --cfg=smpi/coll-selector:ompi --cfg=smpi/alltoall:ring \
+    --cfg=smpi/alltoallv:ring --cfg=smpi/display-timing:yes --cfg=surf/precision:1e-7 \
+    --log=xbt_cfg.thres:warning --log=s4u_actor.thres:warning --log=smpi_coll.thres:warning \
+    --log=smpi_colls.thres:warning $extra "$hydro" "$deck" "$@" <&3 3<&- &
+child=$!
+exec 3<&-
+[ -z "$signalled" ] || kill -TERM "$child" 2>/dev/null
+wait "$child"
 rc=$?
-while kill -0 $child 2>/dev/null; do # a signal ends the wait, not the simulation: wait for it to stop
-    wait $child
+while kill -0 "$child" 2>/dev/null; do # a signal ends the wait, not the simulation: wait for it to stop
+    wait "$child"
     rc=$?
 done
 set -e
-case $signalled in INT) exit 130 ;; TERM) exit 143 ;; HUP) exit 129 ;; esac
+case $signalled in INT) exit 130 ;; TERM) exit 143 ;; HUP) exit 129 ;; QUIT) exit 131 ;; esac
 exit $rc

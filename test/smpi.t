@@ -134,24 +134,32 @@ sh "$LAUNCH" -n 4096 "$top/inputs/sod_x.ini" > /dev/null 2> usage.err
 sh "$LAUNCH" -h | grep -q '^usage: run/smpirun.sh'; ok $? "-h prints the usage"
 
 # TERM to run/smpirun.sh alone (a `kill`, or a timeout that signals no process group) stops the
-# simulation: it ran to its end while the script, in the foreground, deferred its trap
-# running: the simulation of this run is on (its unique mesh.nx in smpimain's command line)
-running() { pgrep -f 'smpimain.* mesh.nx=203 ' > /dev/null; }
+# simulation (hydro's SIGTERM stop, as on a real run): it ran to its end while the script, in the
+# foreground, deferred its trap. The deck would run for hours (10^8 cycles, no final time, cells
+# near cubes); this run's simulation is the smpimain whose command line has its own copy of it.
+cp "$top/inputs/sod_x.ini" "$tmp/forever.ini"
+running() { pgrep -f "smpimain .*$tmp/forever.ini" > /dev/null; }
 mkdir sig
-TMPDIR=$tmp/sig sh "$LAUNCH" -n 4 "$top/inputs/sod_x.ini" mesh.nx=203 mesh.ny=40 mesh.nz=40 run.max_cycles=1000000 \
-    output.checkpoint_period=-1 > sig.out 2> sig.err &
+TMPDIR=$tmp/sig sh "$LAUNCH" -n 4 "$tmp/forever.ini" mesh.nx=203 mesh.ny=2 mesh.nz=2 run.max_cycles=100000000 \
+    physics.final_time=1e9 output.checkpoint_period=-1 > sig.out 2> sig.err &
 w=$!
 i=0
 while [ $i -lt 600 ] && ! running; do sleep 0.1; i=$((i + 1)); done
+sleep 1
 running; started=$?
 kill -TERM $w
 i=0
-while [ $i -lt 600 ] && { running || kill -0 $w 2> /dev/null; }; do sleep 0.1; i=$((i + 1)); done
+while [ $i -lt 200 ] && { running || kill -0 $w 2> /dev/null; }; do sleep 0.1; i=$((i + 1)); done
 running; stopped=$?
-[ $stopped -eq 0 ] && pkill -KILL -f 'smpimain.* mesh.nx=203 ' # the failure's leftover: the test must not hang
+# the failure's leftovers go, so that the test never hangs
+[ $stopped -ne 0 ] || pkill -KILL -f "smpimain .*$tmp/forever.ini"
+kill -0 $w 2> /dev/null && kill -KILL $w
 wait $w
 rc=$?
-[ $started -eq 0 ] && [ $stopped -ne 0 ] && [ $rc -eq 143 ] && ! ls sig | grep -q hydro-smpi
-ok $? "TERM to run/smpirun.sh alone stops the simulation within a minute, removes its files, exits 143 (exit $rc)"
+[ $started -eq 0 ] && [ $stopped -ne 0 ] && [ $rc -eq 143 ] && ! ls sig | grep -q hydro-smpi &&
+    grep -q '^\*I-Stop .*SIGTERM at cycle [0-9]* .*; ending$' sig.out && ! grep -q 'Stopped:' sig.out
+r=$?
+ok $r "TERM to run/smpirun.sh alone reaches hydro (it stops) within 20 s, removes its files, exits 143"
+[ $r -eq 0 ] || diag "started $started, stopped $stopped, exit $rc, left: $(ls sig); $(tail -n 3 sig.out sig.err)"
 
 done_testing
