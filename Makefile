@@ -7,9 +7,10 @@ CC := $(MPICC)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 
-# Debian packages the build and the tests need (make deps installs the missing ones).
+# Debian packages the build and the tests need (make deps installs the missing ones; procps:
+# pgrep and pkill, which the signal and SMPI tests use, absent from minimal Debian images).
 DEB_PKGS := libopenmpi-dev openmpi-bin libmetis-dev libhdf5-openmpi-dev hdf5-tools libinih-dev pkg-config \
-            libtrilinos-zoltan-dev libptscotch-dev libxml2-utils gnuplot-nox valgrind
+            libtrilinos-zoltan-dev libptscotch-dev libxml2-utils gnuplot-nox valgrind procps
 PKGS := hdf5-mpi inih
 
 # -O3: the kernels' short fixed loops unroll and vectorise (3D grind 0.75 x, 2D 0.82 x -O2's,
