@@ -14,13 +14,21 @@ void gid_blocks_init(struct gid_blocks *b, int64_t n, int nranks)
     *b = (struct gid_blocks){.n = n, .size = size > 0 ? size : 1, .nranks = nranks};
 }
 
+void gid_blocks_on(struct gid_blocks *b, int64_t n, int rank)
+{
+    gid_blocks_init(b, n, 1);
+    b->first = rank;
+}
+
 void gid_blocks_range(const struct gid_blocks *b, int rank, int64_t *lo, int64_t *cnt)
 {
-    int64_t a = rank * b->size, e = (rank + 1) * b->size;
+    const int k = rank - b->first; /* the block's number */
+    const int held = k >= 0 && k < b->nranks;
+    int64_t a = held ? k * b->size : b->n, e = held ? (k + 1) * b->size : b->n;
     a = a < b->n ? a : b->n;
     e = e < b->n ? e : b->n;
     *lo = a;
-    *cnt = rank < b->nranks ? e - a : 0;
+    *cnt = e - a;
 }
 
 void gid_push_init(struct gid_push *p, MPI_Comm comm, const struct gid_blocks *b, const int64_t *gid, int64_t n,

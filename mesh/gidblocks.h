@@ -10,12 +10,15 @@
 struct gid_blocks {
     int64_t n;    /* ids [0, n) */
     int64_t size; /* ids per block, >= 1 */
-    int nranks;   /* ranks 0 .. nranks - 1 hold the blocks (1: everything on rank 0, a gather) */
+    int nranks;   /* ranks first .. first + nranks - 1 hold the blocks (1: everything on one rank, a gather) */
+    int first;
 };
 
-/* Blocks of ceil(n / nranks) ids. */
+/* Blocks of ceil(n / nranks) ids on ranks 0 .. nranks - 1. */
 void gid_blocks_init(struct gid_blocks *b, int64_t n, int nranks);
-static inline int gid_blocks_rank(const struct gid_blocks *b, int64_t gid) { return (int)(gid / b->size); }
+/* Every id on rank `rank` (a gather there). */
+void gid_blocks_on(struct gid_blocks *b, int64_t n, int rank);
+static inline int gid_blocks_rank(const struct gid_blocks *b, int64_t gid) { return b->first + (int)(gid / b->size); }
 /* The ids rank holds: [lo, lo + cnt), empty (lo = n) for a rank holding none. */
 void gid_blocks_range(const struct gid_blocks *b, int rank, int64_t *lo, int64_t *cnt);
 

@@ -94,12 +94,12 @@ static void whole_from_local(const struct dgraph *g, struct whole *w)
     }
 }
 
-/* A vertex's row as it travels to rank 0: gid, vertex number, degree, its ncon weights, then
+/* A vertex's row as it travels to the root: gid, vertex number, degree, its ncon weights, then
  * its neighbours (at R_WEIGHT + 4 ncon). */
 enum { R_GID = 0, R_VNUM = 8, R_DEGREE = 12, R_WEIGHT = 16 };
 
-/* Collective: every rank's rows to rank 0, where they arrive in global id order. */
-static void whole_gather(MPI_Comm comm, const struct dgraph *g, int weighted, struct whole *w)
+/* Collective: every rank's rows to the root, where they arrive in global id order. */
+static void whole_gather(MPI_Comm comm, const struct dgraph *g, int weighted, int root, struct whole *w)
 {
     const int me = comm_rank(comm);
     const int64_t N = g->vtxdist[g->nranks], first = g->vtxdist[me];
@@ -110,7 +110,7 @@ static void whole_gather(MPI_Comm comm, const struct dgraph *g, int weighted, st
     const int ncon = g->ncon;
     const size_t r_adj = R_WEIGHT + 4 * (size_t)ncon, rec = r_adj + 4 * (size_t)deg;
     struct gid_blocks to_root;
-    gid_blocks_init(&to_root, N, 1);
+    gid_blocks_on(&to_root, N, root);
     struct gid_push push;
     gid_push_init(&push, comm, &to_root, g->gid, g->nlocal, rec, "graph vertex");
     for (int32_t i = 0; i < g->nlocal; i++) {
@@ -128,7 +128,7 @@ static void whole_gather(MPI_Comm comm, const struct dgraph *g, int weighted, st
     }
     int64_t lo, cnt;
     char *rows = gid_push_exchange(&push, &lo, &cnt);
-    if (me == 0) {
+    if (me == root) {
         int32_t *gid_of = w->gid_of = xmalloc((size_t)(N ? N : 1) * sizeof *gid_of); /* vertex number -> gid */
         int64_t ne = 0;
         for (int64_t i = 0; i < N; i++) {
@@ -164,7 +164,7 @@ static void whole_gather(MPI_Comm comm, const struct dgraph *g, int weighted, st
     free(rows);
 }
 
-/* Rank 0's parts, in global id order, back to the vertices' ranks. */
+/* The root's parts, in global id order, back to the vertices' ranks. */
 static void scatter_parts(MPI_Comm comm, const struct dgraph *g, int on_root, const struct whole *w,
                           const idx_t *whole_part, int *part)
 {
@@ -175,7 +175,7 @@ static void scatter_parts(MPI_Comm comm, const struct dgraph *g, int on_root, co
     }
     struct outbox out;
     outbox_init(&out, comm);
-    if (w->gid_of) /* rank 0: each rank's vertices in its order, global numbers vtxdist[r] .. vtxdist[r + 1] */
+    if (w->gid_of) /* the root: each rank's vertices in its order, global numbers vtxdist[r] .. vtxdist[r + 1] */
         for (int r = 0; r < g->nranks; r++)
             for (int64_t v = g->vtxdist[r]; v < g->vtxdist[r + 1]; v++) {
                 int32_t p = (int32_t)whole_part[w->gid_of[v]];
@@ -186,7 +186,7 @@ static void scatter_parts(MPI_Comm comm, const struct dgraph *g, int on_root, co
     outbox_free(&out);
     for (int32_t i = 0; i < g->nlocal; i++) {
         int32_t p;
-        buf_get(&in.msg[0], &p, sizeof p); /* the one message, from rank 0 */
+        buf_get(&in.msg[0], &p, sizeof p); /* the one message, from the root */
         part[i] = p;
     }
     inbox_free(&in);
@@ -208,15 +208,20 @@ static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, i
         for (int32_t i = 0; i < g->nlocal && on_root; i++)
             on_root = g->gid[i] == i;
     comm_bcast_int(comm, &on_root, 0);
+    /* else the graph goes to the fastest rank (by the parts' shares; the first of equals), which
+     * computes the partition: a rank sharing its core gathers and partitions far slower */
+    int root = 0;
+    for (int r = 1; share && !on_root && r < P; r++)
+        root = share[r] > share[root] ? r : root;
     int weighted = comm_max_int(comm, g->vwgt != NULL);
     struct whole w = {0};
     if (on_root && me == 0)
         whole_from_local(g, &w);
     else if (!on_root)
-        whole_gather(comm, g, weighted, &w);
+        whole_gather(comm, g, weighted, root, &w);
     idx_t *whole_part = NULL;
     int in_place = on_root && sizeof(idx_t) == sizeof *part; /* METIS writes part itself */
-    if (me == 0) {
+    if (me == root) {
         whole_part = in_place ? (idx_t *)part : xcalloc((size_t)(w.n ? w.n : 1), sizeof *whole_part);
         metis_part(w.n, w.vw ? (idx_t)g->ncon : 1, w.xadj, w.adj, w.vw, (idx_t)nparts, share, whole_part);
     }

@@ -1,8 +1,8 @@
 /* MPI test of the distributed dual graph and the METIS backend: the graph built from cells
  * scattered over the ranks (gid % P: every face between ranks) equals, row by row in global ids,
  * a brute-force serial graph (all face records sorted by key); boundary tags only save questions;
- * METIS's parts from the scattered graph (gathered on rank 0) equal those of the whole graph on
- * rank 0 (read in place); every backend's parts are valid, balanced and repeatable. Usage: mpirun -np N dgraph_mpi [section.key=value ...]. */
+ * METIS's parts from the scattered graph (gathered on rank 0, or with target shares on the rank of
+ * the largest) equal those of the whole graph on rank 0 (read in place); every backend's parts are valid, balanced and repeatable. Usage: mpirun -np N dgraph_mpi [section.key=value ...]. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,13 +105,14 @@ static long long wrong_rows(MPI_Comm comm, const struct dgraph *g, const int64_t
     return comm_sum_ll(comm, wrong);
 }
 
-/* METIS's part of every cell, on rank 0 in gid order, from the graph of the cells in cs. */
-static int *parts_by_gid(MPI_Comm comm, const struct cellset *cs, int64_t N)
+/* METIS's part of every cell, on rank 0 in gid order, from the graph of the cells in cs, parts
+ * of target shares share (NULL: equal). */
+static int *parts_by_gid(MPI_Comm comm, const struct cellset *cs, int64_t N, const double *share)
 {
     struct dgraph g;
     dgraph_build(comm, cs->el, cs->ncells, cs->gid, cs->nodes, cs->face_tag, NULL, 1, &g);
     int *part = xmalloc((size_t)(cs->ncells + 1) * sizeof *part);
-    partitioner_metis.partition(comm, &g, comm_size(comm) > 1 ? comm_size(comm) : 2, 0, NULL, part);
+    partitioner_metis.partition(comm, &g, comm_size(comm) > 1 ? comm_size(comm) : 2, 0, share, part);
     int *all = comm_rank(comm) == 0 ? xmalloc((size_t)(N + 1) * sizeof *all) : NULL;
     for (int64_t i = 0; i < cs->ncells; i++) { /* to rank 0, by gid */
         int64_t rec[2] = {cs->gid[i], part[i]};
@@ -267,19 +268,28 @@ int main(int argc, char **argv)
         mesh_destroy(m);
     }
 
-    /* METIS: the whole mesh on rank 0 (read in place) against the scattered cells (gathered) */
+    /* METIS: the whole mesh on rank 0 (read in place) against the scattered cells (gathered on
+     * rank 0; with target shares, on the rank of the largest, the last) */
     cellset_init(&none, whole.el->dim);
-    int *a = parts_by_gid(comm, me == 0 ? &whole : &none, N);
-    int *b = parts_by_gid(comm, &mine, N);
-    if (me == 0) {
-        int64_t differ = 0;
-        for (int64_t c = 0; c < N; c++)
-            differ += a[c] != b[c];
-        tap_ok(&t, differ == 0, "METIS parts from the scattered graph equal those from the whole graph on rank 0 "
-               "(%lld cells differ)", (long long)differ);
+    const int nparts = P > 1 ? P : 2;
+    double *share = xmalloc((size_t)nparts * sizeof *share); /* part q: (q + 1) / (1 + 2 + ... + nparts) */
+    for (int q = 0; q < nparts; q++)
+        share[q] = (q + 1) / (nparts * (nparts + 1) / 2.0);
+    for (int shared = 0; shared < 2; shared++) {
+        int *a = parts_by_gid(comm, me == 0 ? &whole : &none, N, shared ? share : NULL);
+        int *b = parts_by_gid(comm, &mine, N, shared ? share : NULL);
+        if (me == 0) {
+            int64_t differ = 0;
+            for (int64_t c = 0; c < N; c++)
+                differ += a[c] != b[c];
+            tap_ok(&t, differ == 0, "METIS parts from the scattered graph (gathered on rank %d) equal those from the "
+                   "whole graph on rank 0%s (%lld cells differ)", shared ? P - 1 : 0,
+                   shared ? ", parts of shares 1 : 2 : ... : nparts" : "", (long long)differ);
+        }
+        free(a);
+        free(b);
     }
-    free(a);
-    free(b);
+    free(share);
     backends_check(comm, &t, &mine, N);
     free(off);
     free(nb);
