@@ -90,6 +90,19 @@ skip() {
     done
 }
 
+# poll TRIES CMD [ARG...]: runs CMD every 0.1 s until it succeeds (status 0), at most TRIES
+# times (then status 1): for a state another process reaches, never longer than that.
+poll() {
+    poll_n=$1
+    shift
+    poll_i=1
+    until "$@"; do
+        [ $poll_i -ge "$poll_n" ] && return 1
+        poll_i=$((poll_i + 1))
+        sleep 0.1
+    done
+}
+
 done_testing() {
     echo "1..$tap_n"
     [ "$tap_failed" -eq 0 ]

@@ -16,25 +16,11 @@ start() {
     (cd "$d" && { mpi 2 "$HYDRO" "$@" > log 2> err; echo $? > rc; }) &
 }
 # wait_for DIR PATTERN: until the listing shows PATTERN (at most the timeout)
-wait_for() {
-    i=0
-    until grep -q "$2" "$1/log" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt $((TIMEOUT * 10)) ] && return 1
-        sleep 0.1
-    done
-}
+wait_for() { poll $((TIMEOUT * 10 + 1)) grep -qs "$2" "$1/log"; }
 # signal SIG: to every rank of this test's run (not to mpirun: a scheduler signals the ranks)
 signal() { pkill "-$1" -f "^$HYDRO $top/inputs/sedov_2d.ini"; }
 # finished DIR: waits for the run's exit status
-finished() {
-    i=0
-    until [ -s "$1/rc" ]; do
-        i=$((i + 1))
-        [ $i -gt $((TIMEOUT * 10)) ] && return 1
-        sleep 0.1
-    done
-}
+finished() { poll $((TIMEOUT * 10 + 1)) test -s "$1/rc"; }
 
 # the reference: 600 cycles uninterrupted
 (mkdir -p ref && cd ref && mpi 2 "$HYDRO" $deck run.max_cycles=600 > log 2>&1)

@@ -139,17 +139,16 @@ sh "$LAUNCH" -h | grep -q '^usage: run/smpirun.sh'; ok $? "-h prints the usage"
 # near cubes); this run's simulation is the smpimain whose command line has its own copy of it.
 cp "$top/inputs/sod_x.ini" "$tmp/forever.ini"
 running() { pgrep -f "smpimain .*$tmp/forever.ini" > /dev/null; }
+gone() { ! running && ! kill -0 $w 2> /dev/null; } # the simulation and the script
 mkdir sig
 TMPDIR=$tmp/sig sh "$LAUNCH" -n 4 "$tmp/forever.ini" mesh.nx=203 mesh.ny=2 mesh.nz=2 run.max_cycles=100000000 \
     physics.final_time=1e9 output.checkpoint_period=-1 > sig.out 2> sig.err &
 w=$!
-i=0
-while [ $i -lt 600 ] && ! running; do sleep 0.1; i=$((i + 1)); done
+poll 600 running
 sleep 1
 running; started=$?
 kill -TERM $w
-i=0
-while [ $i -lt 200 ] && { running || kill -0 $w 2> /dev/null; }; do sleep 0.1; i=$((i + 1)); done
+poll 200 gone
 running; stopped=$?
 # the failure's leftovers go, so that the test never hangs
 [ $stopped -ne 0 ] || pkill -KILL -f "smpimain .*$tmp/forever.ini"
