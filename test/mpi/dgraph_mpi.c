@@ -2,7 +2,8 @@
  * scattered over the ranks (gid % P: every face between ranks) equals, row by row in global ids,
  * a brute-force serial graph (all face records sorted by key); boundary tags only save questions;
  * METIS's parts from the scattered graph (gathered on rank 0, or with target shares on the rank of
- * the largest) equal those of the whole graph on rank 0 (read in place); every backend's parts are valid, balanced and repeatable. Usage: mpirun -np N dgraph_mpi [section.key=value ...]. */
+ * the largest) equal those of the whole graph on rank 0 (read in place); every backend's parts
+ * are valid, balanced and repeatable. Usage: mpirun -np N dgraph_mpi [section.key=value ...]. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,15 @@ static long long wrong_rows(MPI_Comm comm, const struct dgraph *g, const int64_t
     return comm_sum_ll(comm, wrong);
 }
 
+/* Target shares 1 : 2 : ... : nparts, part q's (q + 1) / (1 + 2 + ... + nparts), malloc'd. */
+static double *rising_shares(int nparts)
+{
+    double *share = xmalloc((size_t)nparts * sizeof *share);
+    for (int q = 0; q < nparts; q++)
+        share[q] = (q + 1) / (nparts * (nparts + 1) / 2.0);
+    return share;
+}
+
 /* METIS's part of every cell, on rank 0 in gid order, from the graph of the cells in cs, parts
  * of target shares share (NULL: equal). */
 static int *parts_by_gid(MPI_Comm comm, const struct cellset *cs, int64_t N, const double *share)
@@ -196,9 +206,7 @@ static void backends_check(MPI_Comm comm, struct tap *t, const struct cellset *m
     static const char *const names[] = {"metis", "zoltan", "ptscotch"};
     const int P = comm_size(comm), nparts = P > 1 ? P : 2;
     int32_t *w = xmalloc((size_t)(mine->ncells + 1) * sizeof *w), *w2 = xmalloc((size_t)(2 * mine->ncells + 1) * sizeof *w2);
-    double *share = xmalloc((size_t)nparts * sizeof *share); /* part q: (q + 1) / (1 + 2 + ... + nparts) */
-    for (int q = 0; q < nparts; q++)
-        share[q] = (q + 1) / (nparts * (nparts + 1) / 2.0);
+    double *share = rising_shares(nparts);
     for (int64_t i = 0; i < mine->ncells; i++) {
         w[i] = w2[2 * i] = mine->gid[i] % 3 == 0 ? 5 : 1;
         w2[2 * i + 1] = mine->gid[i] % 2 == 0 ? 3 : 1;
@@ -272,9 +280,7 @@ int main(int argc, char **argv)
      * rank 0; with target shares, on the rank of the largest, the last) */
     cellset_init(&none, whole.el->dim);
     const int nparts = P > 1 ? P : 2;
-    double *share = xmalloc((size_t)nparts * sizeof *share); /* part q: (q + 1) / (1 + 2 + ... + nparts) */
-    for (int q = 0; q < nparts; q++)
-        share[q] = (q + 1) / (nparts * (nparts + 1) / 2.0);
+    double *share = rising_shares(nparts);
     for (int shared = 0; shared < 2; shared++) {
         int *a = parts_by_gid(comm, me == 0 ? &whole : &none, N, shared ? share : NULL);
         int *b = parts_by_gid(comm, &mine, N, shared ? share : NULL);
