@@ -318,18 +318,40 @@ static int node_walls(const struct mesh *m, const double *x, int32_t n, double d
     return count;
 }
 
-/* Two threaded passes, the first counting each node's directions (where its first goes), the
- * second writing them: one node's directions do not depend on the others'. */
+/* 1 in on[n] for each node n < nn of a boundary face: the only nodes node_walls can give a
+ * direction (it looks at every face of every cell around a node, 48 per hex node). */
+static void mark_wall_nodes(const struct mesh *m, int32_t nn, uint8_t *on)
+{
+    const struct element *el = m->el;
+    const int nf = el->nfaces, nv = el->nnodes;
+    memset(on, 0, (size_t)nn);
+    for (int32_t c = 0; c < m->ncells; c++)
+        for (int f = 0; f < nf; f++) {
+            if (m->face_cells[2 * (size_t)m->cell_faces[(size_t)c * nf + f] + 1] != FACE_BOUNDARY)
+                continue;
+            for (int i = 0; i < el->nface_nodes; i++) {
+                int32_t n = m->cell_nodes[(size_t)c * nv + el->face_nodes[f][i]];
+                if (n < nn)
+                    on[n] = 1;
+            }
+        }
+}
+
+/* Two threaded passes over the nodes of boundary faces, the first counting each node's
+ * directions (where its first goes), the second writing them: one node's directions do not
+ * depend on the others'. */
 void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls *w)
 {
     w->nnodes = nn;
     w->off = xmalloc((size_t)nn + 1);
     w->base = xmalloc(((size_t)nn / WALLS_BLOCK + 1) * sizeof *w->base);
     uint8_t *count = xmalloc((size_t)(nn ? nn : 1));
+    mark_wall_nodes(m, nn, count);
     PAR_FOR(nn)
     for (int32_t n = 0; n < nn; n++) {
         double dir[3][3];
-        count[n] = (uint8_t)node_walls(m, x, n, dir);
+        if (count[n])
+            count[n] = (uint8_t)node_walls(m, x, n, dir);
     }
     int32_t ndir = 0;
     for (int32_t n = 0; n <= nn; n++) {
