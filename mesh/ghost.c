@@ -7,6 +7,7 @@
 #include "check.h"
 #include "comm.h"
 #include "ghost.h"
+#include "gidblocks.h"
 #include "mesh_local.h"
 
 static void nodelists_init(struct nodelists *l)
@@ -56,14 +57,18 @@ static void nodelists_read(struct nodelists *l, struct buf *b)
     }
 }
 
-/* The directory: every (node, cell, owner) triple of the mesh, held by rank node / block, the
- * node ids cut in P ranges. Ranges rather than node % P: the nodes of a compact subdomain have
+/* The directory: every (node, cell, owner) triple of the mesh, held by the rank whose range of
+ * node ids holds the node. Ranges rather than node % P: the nodes of a compact subdomain have
  * few distinct ranges, so each rank talks to a few homes instead of all P (the set-up's
  * messages grew as P^2 otherwise, which is what limited simulated runs to a few hundred ranks).
+ * Each rank's range is in proportion to the cells it owns: with equal ranges a rank left with
+ * few cells or none (a slow one, by the load balancer's measured speeds) still homed 1/P of the
+ * mesh's triples, which kept the rebuild after a rebalance slow on it (BENCHMARKS.md).
  * Held as a list per node (CSR, 12 bytes per triple) rather than as one sorted array of
  * triples, which took twice that plus as much again to sort: the set-up's largest array. */
 struct directory {
-    int64_t block;  /* node ids per home rank */
+    int nranks;
+    int64_t *first; /* [nranks + 1]: rank r homes the node ids [first[r], first[r + 1]) */
     int64_t nnodes; /* distinct nodes homed here */
     int64_t *node;  /* [nnodes] ascending */
     int64_t *start; /* [nnodes + 1]: the cells of node[i] are [start[i], start[i + 1]) */
@@ -72,11 +77,12 @@ struct directory {
     int64_t base;   /* the first node id homed here: node ids are dense (every reader and the
                      * generator number the nodes 0 .. N-1), so a node's entry is found by its
                      * offset from base, without a hash map */
-    int64_t *at;    /* [block] node - base -> its index in node, -1 when absent (counts during the
+    int64_t size;   /* node ids homed here */
+    int64_t *at;    /* [size] node - base -> its index in node, -1 when absent (counts during the
                      * first pass) */
 };
 
-static int home(const struct directory *d, int64_t node) { return (int)(node / d->block); }
+static int home(const struct directory *d, int64_t node) { return id_ranges_find(d->first, d->nranks, node); }
 
 /* The (node, cell) pairs homed here: own's (owner me) and those of the messages (owner: the
  * source). Pass 0 finds the nodes and counts their cells, pass 1 files the cells. */
@@ -126,7 +132,12 @@ static void directory_build(MPI_Comm comm, const struct cellset *own, struct dir
     if (top >= 4 * refs + 1024) /* dense ids: never more ids than cell corners */
         hydro_fatal(comm, EXIT_RUNTIME, "internal error: node ids up to %lld for %lld cell corners: not a dense "
                     "numbering", top, refs);
-    d->block = (top + 1) / P + 1; /* home(top) < P */
+    d->nranks = P;
+    long long *cells = xmalloc((size_t)P * sizeof *cells); /* the ranges follow the owned cells */
+    comm_allgather_ll(comm, (long long)own->ncells, cells);
+    d->first = xmalloc(((size_t)P + 1) * sizeof *d->first);
+    id_ranges_by_weight(cells, P, top + 1, d->first);
+    free(cells);
     /* pairs for other homes: counted first so that each message is allocated once, exactly */
     int64_t *per_home = xcalloc((size_t)P, sizeof *per_home);
     for (int64_t i = 0; i < own->ncells * nv; i++)
@@ -151,19 +162,20 @@ static void directory_build(MPI_Comm comm, const struct cellset *own, struct dir
     struct inbox in;
     comm_exchange(comm, &out, &in);
     outbox_free(&out);
-    d->base = (int64_t)me * d->block;
-    d->at = xcalloc((size_t)d->block, sizeof *d->at);
+    d->base = d->first[me];
+    d->size = d->first[me + 1] - d->first[me];
+    d->at = xcalloc((size_t)(d->size ? d->size : 1), sizeof *d->at);
     directory_pass(d, 0, me, own, &in, NULL);
     /* nodes in ascending order (the offsets' order), their lists one after the other */
     int64_t nn = 0;
-    for (int64_t i = 0; i < d->block; i++)
+    for (int64_t i = 0; i < d->size; i++)
         nn += d->at[i] > 0;
     d->nnodes = nn;
     d->node = xmalloc((size_t)(nn ? nn : 1) * sizeof *d->node);
     d->start = xmalloc((size_t)(nn + 1) * sizeof *d->start);
     int64_t *fill = xmalloc((size_t)(nn ? nn : 1) * sizeof *fill);
     d->start[0] = 0;
-    for (int64_t i = 0, k = 0; i < d->block; i++) {
+    for (int64_t i = 0, k = 0; i < d->size; i++) {
         if (d->at[i] == 0) {
             d->at[i] = -1;
             continue;
@@ -192,6 +204,7 @@ static void directory_build(MPI_Comm comm, const struct cellset *own, struct dir
 
 static void directory_free(struct directory *d)
 {
+    free(d->first);
     free(d->node);
     free(d->start);
     free(d->cell);
@@ -204,7 +217,7 @@ static void directory_free(struct directory *d)
 static int64_t dir_index(const struct directory *d, int64_t node)
 {
     int64_t i = node - d->base;
-    if (i < 0 || i >= d->block || d->at[i] < 0)
+    if (i < 0 || i >= d->size || d->at[i] < 0)
         hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: node %lld unknown to its directory",
                     (long long)node);
     return d->at[i];

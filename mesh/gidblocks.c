@@ -31,6 +31,33 @@ void gid_blocks_range(const struct gid_blocks *b, int rank, int64_t *lo, int64_t
     *cnt = e - a;
 }
 
+void id_ranges_by_weight(const long long *weight, int P, int64_t n, int64_t *first)
+{
+    long double total = 0, before = 0;
+    for (int r = 0; r < P; r++)
+        total += (long double)weight[r];
+    for (int r = 0; r < P; r++) { /* a non-decreasing share: the ranges follow each other */
+        long double share = total > 0 ? before / total : (long double)r / P;
+        first[r] = (int64_t)(share * (long double)n);
+        before += (long double)weight[r];
+    }
+    first[0] = 0;
+    first[P] = n;
+}
+
+int id_ranges_find(const int64_t *first, int P, int64_t id)
+{
+    int lo = 0, hi = P - 1; /* the last rank whose range starts at or below id: an empty range */
+    while (lo < hi) {       /* starts where the next one does */
+        int mid = lo + (hi - lo + 1) / 2;
+        if (first[mid] <= id)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
 void gid_push_init(struct gid_push *p, MPI_Comm comm, const struct gid_blocks *b, const int64_t *gid, int64_t n,
                    size_t rec, const char *what)
 {

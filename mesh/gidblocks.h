@@ -1,5 +1,6 @@
 /* Items sent to, or fetched from, the rank that holds their block of global ids (dumps, restarts,
- * gathers): ids [0, n) cut into equal blocks, rank r holding [r size, (r + 1) size). */
+ * gathers): ids [0, n) cut into equal blocks, rank r holding [r size, (r + 1) size); and ids cut
+ * into ranges in proportion to weights (the ghost directory's homes). */
 #ifndef HYDRO_GIDBLOCKS_H
 #define HYDRO_GIDBLOCKS_H
 
@@ -21,6 +22,13 @@ void gid_blocks_on(struct gid_blocks *b, int64_t n, int rank);
 static inline int gid_blocks_rank(const struct gid_blocks *b, int64_t gid) { return b->first + (int)(gid / b->size); }
 /* The ids rank holds: [lo, lo + cnt), empty (lo = n) for a rank holding none. */
 void gid_blocks_range(const struct gid_blocks *b, int rank, int64_t *lo, int64_t *cnt);
+
+/* Ranges of ids [0, n) in proportion to weights: rank r of P holds [first[r], first[r + 1])
+ * (first: P + 1 entries, first[0] = 0, first[P] = n; equal ranges when every weight is 0). A
+ * rank of weight 0 holds none. */
+void id_ranges_by_weight(const long long *weight, int P, int64_t n, int64_t *first);
+/* The rank holding id (0 <= id < first[P]). */
+int id_ranges_find(const int64_t *first, int P, int64_t id);
 
 /* Push: each of n local items, global id gid[i] (each id on exactly one rank), sends a record of
  * rec bytes to the holder of its block; the holder gets its whole block in id order. The caller

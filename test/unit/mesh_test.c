@@ -9,6 +9,7 @@
 #include "cellset.h"
 #include "check.h"
 #include "element.h"
+#include "gidblocks.h"
 #include "gmsh.h"
 #include "idmap.h"
 #include "tap.h"
@@ -386,6 +387,33 @@ static void test_gmsh(void)
     cellset_free(&s);
 }
 
+/* Ranges of ids in proportion to weights (the ghost directory's homes, by owned cells). */
+static void test_id_ranges(void)
+{
+    int64_t f[8];
+    const long long w[4] = {1, 2, 3, 4};
+    id_ranges_by_weight(w, 4, 100, f);
+    tap_ok(&t, f[0] == 0 && f[1] == 10 && f[2] == 30 && f[3] == 60 && f[4] == 100,
+           "id ranges 1:2:3:4 of 100 ids start at 0 10 30 60, end at 100 (%lld %lld %lld %lld %lld)",
+           (long long)f[0], (long long)f[1], (long long)f[2], (long long)f[3], (long long)f[4]);
+    const long long z[4] = {0, 5, 0, 5};
+    id_ranges_by_weight(z, 4, 10, f);
+    tap_ok(&t, id_ranges_find(f, 4, 0) == 1 && id_ranges_find(f, 4, 4) == 1 && id_ranges_find(f, 4, 5) == 3 &&
+               id_ranges_find(f, 4, 9) == 3,
+           "ranks of weight 0 hold no id (0..4 on rank 1, 5..9 on rank 3)");
+    const long long none[4] = {0, 0, 0, 0};
+    id_ranges_by_weight(none, 4, 10, f);
+    tap_ok(&t, f[1] == 2 && f[2] == 5 && f[3] == 7 && f[4] == 10, "no weight at all: equal ranges (0 2 5 7 10)");
+    const long long odd[7] = {3, 0, 1000, 1, 0, 17, 250};
+    id_ranges_by_weight(odd, 7, 1000, f);
+    int ok = 1;
+    for (int64_t id = 0; id < 1000; id++) {
+        int r = id_ranges_find(f, 7, id);
+        ok &= r >= 0 && r < 7 && f[r] <= id && id < f[r + 1];
+    }
+    tap_ok(&t, ok, "every id found in the one range holding it (7 uneven weights, 2 of them 0)");
+}
+
 static void test_idmap_and_pack(void)
 {
     struct idmap m;
@@ -438,6 +466,7 @@ int main(void)
     test_split();
     test_gmsh();
     test_idmap_and_pack();
+    test_id_ranges();
     /* messages stay text: bytes outside valid UTF-8 are escaped, characters are kept */
     {
         char out[64];
