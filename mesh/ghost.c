@@ -153,9 +153,10 @@ static void directory_build(MPI_Comm comm, const struct cellset *own, struct dir
     for (int64_t c = 0; c < own->ncells; c++)
         for (int k = 0; k < nv; k++) {
             int64_t node = own->nodes[c * nv + k];
-            if (home(d, node) == me)
+            const int h = home(d, node);
+            if (h == me)
                 continue; /* filed directly from own */
-            struct buf *b = &out.to[home(d, node)];
+            struct buf *b = &out.to[h];
             buf_put_i64(b, node);
             buf_put_i64(b, own->gid[c]);
         }
