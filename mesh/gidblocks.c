@@ -47,8 +47,8 @@ void id_ranges_by_weight(const long long *weight, int P, int64_t n, int64_t *fir
 
 int id_ranges_find(const int64_t *first, int P, int64_t id)
 {
-    int lo = 0, hi = P - 1; /* the last rank whose range starts at or below id: an empty range */
-    while (lo < hi) {       /* starts where the next one does */
+    int lo = 0, hi = P - 1;
+    while (lo < hi) {
         int mid = lo + (hi - lo + 1) / 2;
         if (first[mid] <= id)
             lo = mid;

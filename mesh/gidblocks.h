@@ -27,7 +27,8 @@ void gid_blocks_range(const struct gid_blocks *b, int rank, int64_t *lo, int64_t
  * (first: P + 1 entries, first[0] = 0, first[P] = n; equal ranges when every weight is 0). A
  * rank of weight 0 holds none. */
 void id_ranges_by_weight(const long long *weight, int P, int64_t n, int64_t *first);
-/* The rank holding id (0 <= id < first[P]). */
+/* The rank holding id: the last r < P with first[r] <= id (reads first[0 .. P - 1] only; an
+ * empty range starts where the next one does). */
 int id_ranges_find(const int64_t *first, int P, int64_t id);
 
 /* Push: each of n local items, global id gid[i] (each id on exactly one rank), sends a record of

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "comm.h"
+#include "gidblocks.h"
 #include "gmsh_parse.h"
 #include "idmap.h"
 
@@ -300,20 +301,6 @@ static void table_free(struct node_table *t)
     free(t->ans);
 }
 
-/* The rank whose share of node tags holds tag: the last r with cut[r] <= tag. */
-static int node_home(const long *cut, int P, long tag)
-{
-    int lo = 0, hi = P - 1;
-    while (lo < hi) {
-        int mid = (lo + hi + 1) / 2;
-        if (cut[mid] <= tag)
-            lo = mid;
-        else
-            hi = mid - 1;
-    }
-    return lo;
-}
-
 /* Collective: the node ids and positions of this rank's cells' nodes (cells) and the node ids
  * of its boundary elements' nodes (bnd), asked of the directory. */
 static void ask_nodes(MPI_Comm comm, int dim, const struct gmsh_items *it, long node_lo, struct fail *f,
@@ -327,18 +314,18 @@ static void ask_nodes(MPI_Comm comm, int dim, const struct gmsh_items *it, long 
             fail_at(f, it->node_line[i], "node tag %ld is defined twice", it->node_tag[i]);
     d.used = xcalloc((size_t)it->nnodes + 1, 1);
     d.gid = xmalloc(((size_t)it->nnodes + 1) * sizeof *d.gid);
-    long *cut = xmalloc((size_t)P * sizeof *cut);
-    MPI_CHECK(MPI_Allgather(&node_lo, 1, MPI_LONG, cut, 1, MPI_LONG, comm));
+    int64_t *cut = xmalloc((size_t)P * sizeof *cut), lo = node_lo; /* rank r's share of tags starts at cut[r] */
+    MPI_CHECK(MPI_Allgather(&lo, 1, MPI_INT64_T, cut, 1, MPI_INT64_T, comm));
     table_init(cells, it->cell_nodes, it->ncells * nvc);
     table_init(bnd, it->bnd_nodes, it->nbnd * nvb);
     int64_t nq = cells->n > bnd->n ? cells->n : bnd->n;
     int *dest = xmalloc((size_t)(nq ? nq : 1) * sizeof *dest);
     for (int64_t i = 0; i < cells->n; i++)
-        dest[i] = node_home(cut, P, cells->tag[i]);
+        dest[i] = id_ranges_find(cut, P, cells->tag[i]);
     const struct directory_ops cell_ops = {sizeof(struct node_answer), dir_see, dir_ready, dir_answer_cell};
     ask(comm, cells->n, dest, cells->tag, &cell_ops, &d, cells->ans);
     for (int64_t i = 0; i < bnd->n; i++)
-        dest[i] = node_home(cut, P, bnd->tag[i]);
+        dest[i] = id_ranges_find(cut, P, bnd->tag[i]);
     const struct directory_ops bnd_ops = {sizeof(struct node_answer), NULL, NULL, dir_answer_bnd};
     ask(comm, bnd->n, dest, bnd->tag, &bnd_ops, &d, bnd->ans);
     free(dest);

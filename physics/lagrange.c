@@ -257,6 +257,12 @@ double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f,
     return best;
 }
 
+/* Whether face f of local cell c is on the domain boundary. */
+static int boundary_face(const struct mesh *m, int32_t c, int f)
+{
+    return m->face_cells[2 * (size_t)m->cell_faces[(size_t)c * m->el->nfaces + f] + 1] == FACE_BOUNDARY;
+}
+
 /* Wall directions at node n: the unit normals of the boundary faces around it, in the node's
  * cell order (ascending gid) and each cell's face order, grouped when within 30 degrees of
  * each other (a curved wall), each group's summed normal made orthonormal to the previous.
@@ -271,8 +277,7 @@ static int node_walls(const struct mesh *m, const double *x, int32_t n, double d
         int32_t c = mesh_nc_cell(m->node_cells[k]);
         int corner = mesh_nc_corner(m->node_cells[k]);
         for (int f = 0; f < nf; f++) {
-            int32_t face = m->cell_faces[(size_t)c * nf + f];
-            if (m->face_cells[2 * (size_t)face + 1] != FACE_BOUNDARY)
+            if (!boundary_face(m, c, f))
                 continue;
             int on = 0;
             for (int i = 0; i < el->nface_nodes; i++)
@@ -327,7 +332,7 @@ static void mark_wall_nodes(const struct mesh *m, int32_t nn, uint8_t *on)
     memset(on, 0, (size_t)nn);
     for (int32_t c = 0; c < m->ncells; c++)
         for (int f = 0; f < nf; f++) {
-            if (m->face_cells[2 * (size_t)m->cell_faces[(size_t)c * nf + f] + 1] != FACE_BOUNDARY)
+            if (!boundary_face(m, c, f))
                 continue;
             for (int i = 0; i < el->nface_nodes; i++) {
                 int32_t n = m->cell_nodes[(size_t)c * nv + el->face_nodes[f][i]];
