@@ -1,6 +1,7 @@
 /* Items sent to, or fetched from, the rank that holds their block of global ids (dumps, restarts,
  * gathers): ids [0, n) cut into equal blocks, rank r holding [r size, (r + 1) size); and ids cut
- * into ranges in proportion to weights (the ghost directory's homes). */
+ * into ranges, found by a binary search (the ghost directory's homes, in proportion to weights;
+ * a Gmsh read's shares of node tags). */
 #ifndef HYDRO_GIDBLOCKS_H
 #define HYDRO_GIDBLOCKS_H
 
