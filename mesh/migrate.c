@@ -8,6 +8,7 @@
 
 #include "bucket.h"
 #include "check.h"
+#include "mesh_local.h"
 #include "par.h"
 
 /* A received item: message index in the high bits, position in the message in the low 40. */
@@ -128,27 +129,59 @@ static void pack_destination(const struct mesh *m, const struct registry *reg, i
     pack_values(b, reg, VAR_NODE, nodes, nn);
 }
 
-/* The cells kept here go into mg->own (their values stay in the old arrays until
- * migration_finish). */
-static void keep_cells(struct migration *mg, const struct mesh *m, const int32_t *cells, int64_t n)
+/* The items that the messages of in will bring: each message starts with its count. */
+static int64_t incoming(const struct inbox *in)
 {
-    const int nv = m->el->nnodes;
-    for (int64_t i = 0; i < n; i++) {
-        int32_t c = cells[i];
+    int64_t n = 0;
+    for (int i = 0; i < in->n; i++) {
+        int64_t k;
+        memcpy(&k, in->msg[i].data + in->msg[i].pos, sizeof k);
+        n += k;
+    }
+    return n;
+}
+
+/* The owned cells that stay here (dest this rank), in local order, go into mg->own with each of
+ * their nodes once (their values stay in the old arrays until migration_finish). The cellset is
+ * sized at once for them and for what the messages bring: grown by doubling, with every corner
+ * looked up in its node hash, this took half of migration_run on issue 17's case. */
+static void keep_cells(struct migration *mg, const struct mesh *m, const int *dest)
+{
+    const int me = comm_rank(mg->comm), nv = m->el->nnodes;
+    uint8_t *added = xcalloc((size_t)(m->nnodes ? m->nnodes : 1), 1); /* node in mg->own */
+    int64_t ncells = 0, nnodes = 0;
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        if (dest[c] != me)
+            continue;
+        ncells++;
+        for (int k = 0; k < nv; k++) {
+            int32_t node = m->cell_nodes[(size_t)c * nv + k];
+            nnodes += !added[node];
+            added[node] = 1;
+        }
+    }
+    cellset_reserve(&mg->own, ncells + incoming(&mg->in[FAMILY_CELL]), nnodes + incoming(&mg->in[FAMILY_NODE]));
+    memset(added, 0, (size_t)m->nnodes);
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        if (dest[c] != me)
+            continue;
         int64_t g[MAX_CELL_NODES];
         for (int k = 0; k < nv; k++) {
             int32_t node = m->cell_nodes[(size_t)c * nv + k];
             g[k] = m->node_gid[node];
-            cellset_add_node(&mg->own, g[k], m->node_xyz + 3 * (size_t)node);
+            if (!added[node])
+                cellset_add_node(&mg->own, g[k], m->node_xyz + 3 * (size_t)node);
+            added[node] = 1;
         }
         int32_t tags[MAX_CELL_FACES];
         mesh_cell_face_tags(m, c, tags);
         cellset_add_cell(&mg->own, m->cell_gid[c], g, tags);
         mg->cells_kept++;
     }
+    free(added);
 }
 
-/* Every destination's messages, and this rank's own cells kept; sizes into mg. */
+/* Every destination's messages; sizes into mg. */
 static void pack_all(struct migration *mg, const struct mesh *m, const struct registry *reg, const int *dest,
                      struct outbox out[2])
 {
@@ -176,7 +209,6 @@ static void pack_all(struct migration *mg, const struct mesh *m, const struct re
             mg->messages[f] += out[f].to[r].len > 0;
         }
     }
-    keep_cells(mg, m, by_dest + first[me], first[me + 1] - first[me]);
     free(first);
     free(by_dest);
 }
@@ -202,8 +234,8 @@ static void transfer(struct migration *mg, struct outbox out[2], int collective)
  * stay in the messages until migration_finish. */
 static void unpack_mesh(struct migration *mg, int nv, int nf)
 {
-    idmap_init(&mg->got[FAMILY_NODE], 1024);
-    idmap_init(&mg->got[FAMILY_CELL], 1024);
+    idmap_init(&mg->got[FAMILY_NODE], (size_t)incoming(&mg->in[FAMILY_NODE]));
+    idmap_init(&mg->got[FAMILY_CELL], (size_t)incoming(&mg->in[FAMILY_CELL]));
     for (int i = 0; i < mg->in[FAMILY_NODE].n; i++) {
         struct buf *b = &mg->in[FAMILY_NODE].msg[i];
         int64_t n = buf_get_i64(b);
@@ -248,6 +280,7 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
     mg->seconds_pack = comm_wtime() - t0;
     transfer(mg, out, collective);
     t0 = comm_wtime();
+    keep_cells(mg, m, dest);
     unpack_mesh(mg, m->el->nnodes, m->el->nfaces);
     mg->nv = m->el->nnodes;
     mg->nf = m->el->nfaces;
