@@ -6,18 +6,22 @@
 #include "geometry.h"
 #include "par.h"
 
+/* Where the region's slab is, in extents: a point at a (from xmin) is inside at time t when the
+ * fractional part of a - speed t is below the width; the slab wraps around the domain, moving
+ * either way. */
+static double slab_phase(const struct cost_params *cp, double x, double time)
+{
+    return (x - cp->xmin) / (cp->xmax - cp->xmin) - cp->speed * time;
+}
+
 int cell_cost(const struct cost_params *cp, const double centre[3], double q, double time)
 {
     switch (cp->kind) {
     case COST_UNIFORM:
         return 1;
     case COST_REGION: {
-        double len = cp->xmax - cp->xmin;
-        double start = fmod(cp->speed * time, 1.0) * len; /* slab start from xmin */
-        double x = centre[0] - cp->xmin - start;
-        if (x < 0)
-            x += len;
-        return x < cp->width * len ? cp->factor : 1;
+        double ph = slab_phase(cp, centre[0], time);
+        return ph - floor(ph) < cp->width ? cp->factor : 1;
     }
     case COST_SHOCK:
         return q > 0 ? cp->factor : 1;
@@ -56,17 +60,27 @@ static int cell_cost_of(const struct cost_params *cp, const struct mesh *m, cons
     return cell_cost(cp, centre, q ? q[c] : 0, time);
 }
 
+/* The length of the phases in [lo, lo + r] (0 <= r < 1) inside the slab (fractional part below
+ * width): the inside length up to each end, counted from the period that holds lo. */
+static double slab_inside(double lo, double r, double width)
+{
+    const double y0 = lo - floor(lo), y1 = y0 + r; /* y0 in [0, 1), y1 in [0, 2) */
+    const double to1 = y1 < 1 ? fmin(y1, width) : fmin(1, width) + fmin(y1 - 1, width);
+    return to1 - fmin(y0, width);
+}
+
 double cost_mean(const struct cost_params *cp, const double centre[3], double q, double t0, double t1)
 {
-    if (cp->kind != COST_REGION || !(t1 > t0))
+    if (cp->kind != COST_REGION || !(t1 > t0) || cp->speed == 0)
         return cell_cost(cp, centre, q, t0);
-    const double period = cp->speed != 0 ? 1.0 / fabs(cp->speed) : 0; /* the slab's, in time units */
-    if (period > 0 && t1 - t0 > period)
-        t1 = t0 + period; /* the mean over a period is that over any whole number of them */
-    double sum = 0; /* the midpoint rule, over at most one period */
-    for (int k = 0; k < COST_MEAN_SAMPLES; k++)
-        sum += cell_cost(cp, centre, q, t0 + (t1 - t0) * (k + 0.5) / COST_MEAN_SAMPLES);
-    return sum / COST_MEAN_SAMPLES;
+    /* the phase moves linearly with time: the fraction of the interval spent in the slab is the
+     * inside length of the phases swept over their span, whole periods (width each) then the rest */
+    const double p0 = slab_phase(cp, centre[0], t0), p1 = slab_phase(cp, centre[0], t1);
+    const double lo = fmin(p0, p1), span = fabs(p1 - p0), whole = floor(span);
+    if (!(span > 0))
+        return cell_cost(cp, centre, q, t0);
+    const double inside = whole * fmin(cp->width, 1) + slab_inside(lo, span - whole, cp->width);
+    return 1 + (cp->factor - 1) * (inside / span);
 }
 
 double cell_cost_mean_of(const struct cost_params *cp, const struct mesh *m, const double *x, const double *q,

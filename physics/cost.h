@@ -21,12 +21,10 @@ struct cost_params {
  * xmin and moves with time (wrapping around the domain); shock, its viscosity positive. */
 int cell_cost(const struct cost_params *cp, const double centre[3], double q, double time);
 
-/* The cost averaged over the times [t0, t1], from COST_MEAN_SAMPLES times spread evenly over
- * them, or over one period of the slab from t0 when they span more (a region's slab moves and
- * wraps around; the other models do not depend on time): what a partition serving those times
+/* The cost averaged over the times [t0, t1], exactly (a region's slab moves at a constant speed
+ * and wraps around; the other models do not depend on time): what a partition serving those times
  * should balance. cell_cost_mean_of: cell c's, its centre from the positions x ([nodes][3]), its
  * viscosity q[c] (q NULL: none, so no cell is in a shock). */
-enum { COST_MEAN_SAMPLES = 16 };
 double cost_mean(const struct cost_params *cp, const double centre[3], double q, double t0, double t1);
 double cell_cost_mean_of(const struct cost_params *cp, const struct mesh *m, const double *x, const double *q,
                          int32_t c, double t0, double t1);
