@@ -20,8 +20,8 @@ int cell_cost(const struct cost_params *cp, const double centre[3], double q, do
     case COST_UNIFORM:
         return 1;
     case COST_REGION: {
-        double ph = slab_phase(cp, centre[0], time);
-        return ph - floor(ph) < cp->width ? cp->factor : 1;
+        double ph = slab_phase(cp, centre[0], time); /* ph - floor(ph) rounds to 1 just below an integer */
+        return cp->width >= 1 || ph - floor(ph) < cp->width ? cp->factor : 1;
     }
     case COST_SHOCK:
         return q > 0 ? cp->factor : 1;
@@ -64,20 +64,20 @@ static int cell_cost_of(const struct cost_params *cp, const struct mesh *m, cons
  * width): the inside length up to each end, counted from the period that holds lo. */
 static double slab_inside(double lo, double r, double width)
 {
-    const double y0 = lo - floor(lo), y1 = y0 + r; /* y0 in [0, 1), y1 in [0, 2) */
+    const double y0 = lo - floor(lo), y1 = y0 + r; /* y0 in [0, 1], y1 in [0, 2) (1: rounded) */
     const double to1 = y1 < 1 ? fmin(y1, width) : fmin(1, width) + fmin(y1 - 1, width);
     return to1 - fmin(y0, width);
 }
 
 double cost_mean(const struct cost_params *cp, const double centre[3], double q, double t0, double t1)
 {
-    if (cp->kind != COST_REGION || !(t1 > t0) || cp->speed == 0)
-        return cell_cost(cp, centre, q, t0);
+    if (cp->kind != COST_REGION || !(t1 > t0) || cp->speed == 0 || cp->width >= 1 || cp->width <= 0)
+        return cell_cost(cp, centre, q, t0); /* the same cost all along */
     /* the phase moves linearly with time: the fraction of the interval spent in the slab is the
      * inside length of the phases swept over their span, whole periods (width each) then the rest */
     const double p0 = slab_phase(cp, centre[0], t0), p1 = slab_phase(cp, centre[0], t1);
     const double lo = fmin(p0, p1), span = fabs(p1 - p0), whole = floor(span);
-    if (!(span > 0))
+    if (!(span > 0) || !isfinite(span)) /* no span, or speed x time beyond the doubles */
         return cell_cost(cp, centre, q, t0);
     const double inside = whole * fmin(cp->width, 1) + slab_inside(lo, span - whole, cp->width);
     return 1 + (cp->factor - 1) * (inside / span);

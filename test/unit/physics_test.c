@@ -241,6 +241,19 @@ static void test_cost_mean(void)
             }
     tap_ok(&t, worst < 1e-4, "cost_mean: within %.1e of a 200000-point midpoint rule on 105 cells and intervals",
            worst);
+    /* edges: a slab as wide as the domain (a phase just below an integer has a fractional part
+     * that rounds to 1), a slab at rest, an interval backwards, speed x time beyond the doubles */
+    const struct cost_params all = {.kind = COST_REGION, .factor = 4, .xmin = 0, .xmax = 1, .width = 1, .speed = 1},
+                             rest = {.kind = COST_REGION, .factor = 4, .xmin = 0, .xmax = 1, .width = 0.25},
+                             fast = {.kind = COST_REGION, .factor = 4, .xmin = 0, .xmax = 1, .width = 0.25,
+                                     .speed = 1e30};
+    const double x0[3] = {0, 0, 0};
+    double huge = cost_mean(&fast, at, 0, 0, 1e300);
+    tap_ok(&t, cell_cost(&all, x0, 0, 1e-17) == 4 && cost_mean(&all, x0, 0, 0, 0.3) == 4 &&
+               cost_mean(&rest, at, 0, 0, 5) == 4 && cost_mean(&rest, x50, 0, 0, 5) == 1 &&
+               cost_mean(&cp, at, 0, 0.7, 0.2) == cell_cost(&cp, at, 0, 0.7) && (huge == 1 || huge == 4),
+           "cost_mean: a full-width slab, a slab at rest, an interval backwards, a span beyond the doubles (%g)",
+           huge);
 }
 
 /* materials.relax = pressure on one mixed cell: water at 1e9 Pa beside air at 1e5 Pa */
