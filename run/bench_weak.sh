@@ -1,9 +1,10 @@
 #!/bin/sh
 # Weak scaling 1 -> N real ranks beside the machine's own ceiling, interleaved: the MaHyCo bench
 # deck (inputs/bench/mahyco.ini, block partitioner, the meshes of run/weak_scaling.sh: the same
-# owned cells per rank) on 1 rank, on N ranks, and as N independent 1-rank runs started at once
-# (no communication at all: what sharing the cores, caches and memory system costs). Medians over
-# the repeats of the slowest rank's loop time; efficiency = 1-rank loop / N-rank loop, ceiling =
+# owned cells per rank) on 1 rank, on N ranks, and as N independent 1-rank runs started at once,
+# each on the core its rank of the N-rank run gets where that is known (indep_bind; no
+# communication at all: what sharing the cores, caches and memory system costs). Medians over the
+# repeats of the slowest rank's loop time; efficiency = 1-rank loop / N-rank loop, ceiling =
 # 1-rank loop / the slowest of the independent runs, and efficiency / ceiling (what the
 # communication and the partition cost beyond sharing the machine).
 # usage: run/bench_weak.sh [-n N] [-r REPEATS] [-p PATTERN] [-o FILE] [section.key=value ...]
@@ -54,15 +55,32 @@ one() {
         parallel.sync_pattern="$pattern" output.checkpoint_period=-1 "$@" > "$tmp/out.$name" 2>&1 ||
         { tail -n 5 "$tmp/out.$name" >&2; exit 1; }
 }
+# Where independent run K runs: on the core that rank K-1 of the N-rank run has (Open MPI binds
+# each rank to a core of its own, in order, up to 2 ranks; its default for more is a socket),
+# so that a slower core (a VM's vCPU that its host shares) slows the ceiling as it slows the
+# N-rank run. Left to itself each job would bind its one rank to the first core, all of them to
+# the same one; unbound, the system moves them off a slow core, which the bound ranks cannot do.
+# Unbound as well beyond 2 ranks or the cores, with another launcher than Open MPI's, and when
+# MPI_ARGS places the ranks itself (binding, mapping, a CPU list).
+ompi=0
+$mpirun_cmd --version 2>&1 | grep -q "Open MPI" && ompi=1
+cores=$(nproc 2>/dev/null || echo 1)
+indep_bind() {
+    case ${MPI_ARGS:-} in *bind-to* | *map-by* | *rank-by* | *cpu-set* | *cpu-list* | *hwthread*) ompi=0 ;; esac
+    if [ "$ompi" = 1 ] && [ "$ranks" -le 2 ] && [ "$ranks" -le "$cores" ]; then
+        echo "--cpu-set $(($1 - 1)) --bind-to core"
+    else
+        echo "--bind-to none"
+    fi
+}
 for i in $(seq "$repeats"); do
     one single 1 "$m1" "" "$@"
     loop_max "$tmp/out.single" >> "$tmp/loop_1"
     one many "$ranks" "$mn" "" "$@"
     loop_max "$tmp/out.many" >> "$tmp/loop_n"
     pids=
-    for k in $(seq "$ranks"); do # started together, each alone in its MPI job (unbound: each
-        # job would bind its one rank to the first core, all of them to the same one)
-        one "indep$k" 1 "$m1" "--bind-to none" "$@" &
+    for k in $(seq "$ranks"); do # started together, each alone in its MPI job
+        one "indep$k" 1 "$m1" "$(indep_bind "$k")" "$@" &
         pids="$pids $!"
     done
     for p in $pids; do wait "$p" || exit 1; done
