@@ -146,14 +146,20 @@ static hid_t attr_open(hid_t obj, const char *name, H5T_class_t cls, hsize_t *n)
     return a;
 }
 
-int h5_read_attr_double(hid_t obj, const char *name, double *v)
+/* A scalar attribute of class cls read as mtype into v: 0, or -1. */
+static int read_attr_scalar(hid_t obj, const char *name, H5T_class_t cls, hid_t mtype, void *v)
 {
-    hid_t a = attr_open(obj, name, H5T_FLOAT, NULL);
+    hid_t a = attr_open(obj, name, cls, NULL);
     if (a < 0)
         return -1;
-    int rc = H5Aread(a, H5T_NATIVE_DOUBLE, v) < 0 ? -1 : 0;
+    int rc = H5Aread(a, mtype, v) < 0 ? -1 : 0;
     H5Aclose(a);
     return rc;
+}
+
+int h5_read_attr_double(hid_t obj, const char *name, double *v)
+{
+    return read_attr_scalar(obj, name, H5T_FLOAT, H5T_NATIVE_DOUBLE, v);
 }
 
 /* A one-dimensional attribute of class cls read as mtype into v: how many (at most max), or -1. */
@@ -180,12 +186,7 @@ int h5_read_attr_i64s(hid_t obj, const char *name, int max, int64_t *v)
 
 int h5_read_attr_i64(hid_t obj, const char *name, int64_t *v)
 {
-    hid_t a = attr_open(obj, name, H5T_INTEGER, NULL);
-    if (a < 0)
-        return -1;
-    int rc = H5Aread(a, H5T_NATIVE_INT64, v) < 0 ? -1 : 0;
-    H5Aclose(a);
-    return rc;
+    return read_attr_scalar(obj, name, H5T_INTEGER, H5T_NATIVE_INT64, v);
 }
 
 char *h5_read_attr_string(hid_t obj, const char *name)
