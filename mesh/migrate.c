@@ -336,7 +336,7 @@ static void fill_family(struct migration *mg, int family, const int64_t *new_gid
     for (int32_t i = 0; i < new_n; i++) {
         int64_t o = idmap_get(&old, new_gid[i]), code = o >= 0 ? -1 : idmap_get(&mg->got[family], new_gid[i]);
         src[i] = o >= 0 ? o : code >= 0 ? -2 - code : -1;
-        if (src[i] == -1 && i < new_owned)
+        if (i < new_owned && src[i] == -1)
             hydro_fatal(mg->comm, EXIT_RUNTIME, "internal error: owned %s %lld arrived without its values",
                         family == FAMILY_CELL ? "cell" : "node", (long long)new_gid[i]);
     }
