@@ -166,7 +166,8 @@ int xdmf_write_collection(const char *dir, char *err, size_t errlen)
         cycles[n++] = c;
     }
     closedir(d);
-    qsort(cycles, n, sizeof *cycles, cmp_long);
+    if (n) /* no dump left: qsort must not get a null array, even empty */
+        qsort(cycles, n, sizeof *cycles, cmp_long);
     char path[8192], tmp[8300];
     snprintf(path, sizeof path, "%s/hydro.xmf", dir);
     FILE *f = open_tmp(path, tmp, sizeof tmp, err, errlen);
