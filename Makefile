@@ -10,7 +10,7 @@ ASAN_BUILD ?= build-asan
 # Debian packages the build and the tests need (make deps installs the missing ones; procps:
 # pgrep and pkill, which the signal and SMPI tests use, absent from minimal Debian images).
 DEB_PKGS := libopenmpi-dev openmpi-bin libmetis-dev libhdf5-openmpi-dev hdf5-tools libinih-dev pkg-config \
-            libtrilinos-zoltan-dev libptscotch-dev libxml2-utils gnuplot-nox valgrind procps
+            libtrilinos-zoltan-dev libptscotch-dev zlib1g-dev libxml2-utils gnuplot-nox valgrind procps
 PKGS := hdf5-mpi inih
 
 # -O3: the kernels' short fixed loops unroll and vectorise (3D grind 0.75 x, 2D 0.82 x -O2's,
@@ -42,7 +42,9 @@ endif
 # PT-Scotch (32-bit SCOTCH_Num), which have no pkg-config files.
 PART_CFLAGS := -I/usr/include/trilinos -I/usr/include/scotch
 PART_LIBS := -ltrilinos_zoltan -lptscotch -lscotch -lptscotcherr -lscotcherr
-LDLIBS = $(PKG_LIBS) $(PART_LIBS) -lmetis -lm
+# io/crc32.c: zlib's CRC-32 (the SMPI build has no io/)
+IO_LIBS := -lz
+LDLIBS = $(PKG_LIBS) $(PART_LIBS) $(IO_LIBS) -lmetis -lm
 $(BUILD)/mesh/part_zoltan.o $(BUILD)/mesh/part_ptscotch.o: PKG_CFLAGS += $(PART_CFLAGS)
 
 # Open MPI refuses to run as root unless told; oversubscribe so tests run on 2 cores.
@@ -76,6 +78,7 @@ ifeq ($(HYDRO_SMPI),1)
 OMP_FLAGS :=
 PKGS := inih
 IO_SRC := io/smpi/noio.c
+IO_LIBS :=
 CPPFLAGS += -DHYDRO_SMPI -DHYDRO_NO_PTSCOTCH -DSMPI_NO_OVERRIDE_MALLOC # SMPI's malloc macros break <malloc.h>; unused here
 ifeq ($(SMPI_ZOLTAN),)
 MESH_SRC := $(filter-out mesh/part_zoltan.c mesh/part_ptscotch.c,$(MESH_SRC))

@@ -25,14 +25,12 @@ struct checkpointer {
     long keep;
     int nwritten;
     long *written; /* cycles of this run's dumps still on disk, oldest first */
-    struct crc32_tables *crc;
 };
 
 /* What every dataset write needs. */
 struct writer {
     MPI_Comm comm;
     hid_t dxpl;
-    const struct crc32_tables *crc;
     const char *path;
 };
 
@@ -87,8 +85,6 @@ struct checkpointer *checkpointer_create(MPI_Comm comm, const char *dir, long ke
     cp->comm = comm;
     snprintf(cp->dir, sizeof cp->dir, "%s", dir);
     cp->keep = keep;
-    cp->crc = xmalloc(sizeof *cp->crc);
-    crc32_tables_init(cp->crc);
     h5_quiet();
     return cp;
 }
@@ -98,7 +94,6 @@ void checkpointer_destroy(struct checkpointer *cp)
     if (!cp)
         return;
     free(cp->written);
-    free(cp->crc);
     free(cp);
 }
 
@@ -116,7 +111,7 @@ static hid_t write_rows(const struct writer *w, hid_t group, const char *name, h
     hid_t mspace;
     static const double dummy = 0;
     const uint64_t row = (uint64_t)(k ? k : 1) * H5Tget_size(mtype);
-    const uint32_t crc = crc32_update(w->crc, 0, buf, (size_t)(row * (uint64_t)cnt));
+    const uint32_t crc = crc32_update(0, buf, (size_t)(row * (uint64_t)cnt));
     if (cnt > 0) {
         H5_CHECK(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL), path);
         mspace = H5_CHECK(H5Screate_simple(rank, count, NULL), path);
@@ -550,7 +545,7 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
     snprintf(tmp, sizeof tmp, "%s/.hydro_%06ld.h5.tmp", cp->dir, meta->cycle);
     hid_t dxpl;
     hid_t file = create_file(comm, tmp, &dxpl);
-    const struct writer w = {comm, dxpl, cp->crc, tmp};
+    const struct writer w = {comm, dxpl, tmp};
     const struct layout l = layout_of(m, reg);
     int64_t clo, ccnt, nlo, ncnt;
     char *cblock = cell_block(comm, m, reg, &l, &clo, &ccnt);

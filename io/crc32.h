@@ -5,18 +5,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Lookup tables for eight bytes per step; filled by crc32_tables_init, read-only after. */
-struct crc32_tables {
-    uint32_t t[8][256];
-};
-void crc32_tables_init(struct crc32_tables *tb);
-
 /* CRC of n more bytes after a range whose CRC is crc (0 for the empty range): the value
  * `python3 -c "import zlib; print(zlib.crc32(data))"` gives for the same bytes. */
-uint32_t crc32_update(const struct crc32_tables *tb, uint32_t crc, const void *data, size_t n);
+uint32_t crc32_update(uint32_t crc, const void *data, size_t n);
 
 /* CRC of A followed by B from crc(A), crc(B) and B's length: ranks checksum their own part of
  * a dataset and the parts combine into the checksum of the whole, in file order. */
-uint32_t crc32_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b);
+uint32_t crc32_concat(uint32_t crc_a, uint32_t crc_b, uint64_t len_b);
 
 #endif

@@ -115,7 +115,7 @@ uint32_t h5_crc_of_parts(MPI_Comm comm, uint64_t offset, uint64_t nbytes, uint32
         if (all[3 * r] != end)
             hydro_fatal(comm, EXIT_RUNTIME, "internal error: dataset parts do not tile it (a part at byte %llu, "
                         "expected %llu)", (unsigned long long)all[3 * r], (unsigned long long)end);
-        whole = crc32_combine(whole, (uint32_t)all[3 * r + 2], all[3 * r + 1]);
+        whole = crc32_concat(whole, (uint32_t)all[3 * r + 2], all[3 * r + 1]);
         end += all[3 * r + 1];
     }
     free(all);

@@ -418,11 +418,10 @@ static hid_t open_parallel(MPI_Comm comm, const char *path)
     return file;
 }
 
-/* What every dataset read needs: the open file, the CRC tables, where to report. */
+/* What every dataset read needs: the open file, where to report. */
 struct reader {
     MPI_Comm comm;
     hid_t file;
-    const struct crc32_tables *crc;
     const char *path;
     char *err;
     size_t errlen;
@@ -461,7 +460,7 @@ static int read_rows(const struct reader *r, const char *name, hid_t mtype, int6
 
     /* memory types are the file's (little-endian, same sizes), so these are the file's bytes */
     const uint64_t row = (uint64_t)(cols ? cols : 1) * H5Tget_size(mtype);
-    uint32_t crc = crc32_update(r->crc, 0, buf, (size_t)(row * (uint64_t)cnt));
+    uint32_t crc = crc32_update(0, buf, (size_t)(row * (uint64_t)cnt));
     crc = h5_crc_of_parts(r->comm, row * (uint64_t)lo, row * (uint64_t)cnt, crc);
     int64_t stored = -1;
     h5_read_attr_i64(d, "crc32", &stored); /* present: validated by restart_open */
@@ -512,13 +511,10 @@ int restart_read_cells(MPI_Comm comm, const struct restart_file *rf, struct cell
     int64_t *nodes = xmalloc((size_t)(ccnt ? ccnt : 1) * nv * sizeof *nodes);
     int32_t *tags = xmalloc((size_t)(ccnt ? ccnt : 1) * nf * sizeof *tags);
     double *xyz = xmalloc((size_t)(ncnt ? ncnt : 1) * 3 * sizeof *xyz);
-    struct crc32_tables *crc = xmalloc(sizeof *crc);
-    crc32_tables_init(crc);
-    const struct reader r = {comm, file, crc, rf->path, err, errlen};
+    const struct reader r = {comm, file, rf->path, err, errlen};
     int damaged = read_rows(&r, "/mesh/cell_nodes", H5T_NATIVE_INT64, clo, ccnt, nv, nodes) ||
                   read_rows(&r, "/mesh/cell_face_tags", H5T_NATIVE_INT32, clo, ccnt, nf, tags) ||
                   read_rows(&r, "/mesh/node_coords", H5T_NATIVE_DOUBLE, nlo, ncnt, 3, xyz);
-    free(crc);
     H5_CHECK_INPUT(H5Fclose(file), rf->path);
     if (damaged) { /* every rank took the same branches: the checks are collective */
         free(nodes);
@@ -742,9 +738,7 @@ int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct
     int64_t clo, ccnt, nlo, ncnt;
     block_of(rf->ncells, comm, &clo, &ccnt);
     block_of(rf->nnodes, comm, &nlo, &ncnt);
-    struct crc32_tables *crc = xmalloc(sizeof *crc);
-    crc32_tables_init(crc);
-    const struct reader r = {comm, file, crc, rf->path, err, errlen};
+    const struct reader r = {comm, file, rf->path, err, errlen};
     struct mat_block mb = {0};
     int frac = registry_flagged(reg, VAR_FRACTION), nm = frac >= 0 ? reg->v[frac].ncomp : 0;
     int mat_bad = rf->nentries > 0 && read_mat_block(&r, rf, nm ? nm : DUMP_MAT_MAX, clo, ccnt, &mb);
@@ -769,7 +763,6 @@ int restart_read_vars(MPI_Comm comm, const struct restart_file *rf, const struct
                                            : verify_rows(&r, name, nlo, ncnt, rv->ncomp > 1 ? rv->ncomp : 0);
     }
     mat_block_free(&mb);
-    free(crc);
     H5_CHECK_INPUT(H5Fclose(file), rf->path);
     if (damaged) {
         free(cells);
