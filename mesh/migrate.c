@@ -143,9 +143,10 @@ static int64_t incoming(const struct inbox *in)
 
 /* The owned cells that stay here (dest this rank), in local order, go into mg->own with each of
  * their nodes once (their values stay in the old arrays until migration_finish). The cellset is
- * sized at once for them and for what the messages bring: grown by doubling, with every corner
- * looked up in its node hash, this took half of migration_run on issue 17's case. */
-static void keep_cells(struct migration *mg, const struct mesh *m, const int *dest)
+ * sized at once for them and for what the messages bring (in[f]: their cells, their nodes):
+ * grown by doubling, with every corner looked up in its node hash, this took half of
+ * migration_run on issue 17's case. */
+static void keep_cells(struct migration *mg, const struct mesh *m, const int *dest, const int64_t in[2])
 {
     const int me = comm_rank(mg->comm), nv = m->el->nnodes;
     uint8_t *added = xcalloc((size_t)(m->nnodes ? m->nnodes : 1), 1); /* node in mg->own */
@@ -160,7 +161,7 @@ static void keep_cells(struct migration *mg, const struct mesh *m, const int *de
             added[node] = 1;
         }
     }
-    cellset_reserve(&mg->own, ncells + incoming(&mg->in[FAMILY_CELL]), nnodes + incoming(&mg->in[FAMILY_NODE]));
+    cellset_reserve(&mg->own, ncells + in[FAMILY_CELL], nnodes + in[FAMILY_NODE]);
     memset(added, 0, (size_t)m->nnodes);
     for (int32_t c = 0; c < m->ncells_owned; c++) {
         if (dest[c] != me)
@@ -232,10 +233,10 @@ static void transfer(struct migration *mg, struct outbox out[2], int collective)
 
 /* The mesh part of the received messages, by source rank order (deterministic); their values
  * stay in the messages until migration_finish. */
-static void unpack_mesh(struct migration *mg, int nv, int nf)
+static void unpack_mesh(struct migration *mg, int nv, int nf, const int64_t in[2])
 {
-    idmap_init(&mg->got[FAMILY_NODE], (size_t)incoming(&mg->in[FAMILY_NODE]));
-    idmap_init(&mg->got[FAMILY_CELL], (size_t)incoming(&mg->in[FAMILY_CELL]));
+    idmap_init(&mg->got[FAMILY_NODE], (size_t)in[FAMILY_NODE]);
+    idmap_init(&mg->got[FAMILY_CELL], (size_t)in[FAMILY_CELL]);
     for (int i = 0; i < mg->in[FAMILY_NODE].n; i++) {
         struct buf *b = &mg->in[FAMILY_NODE].msg[i];
         int64_t n = buf_get_i64(b);
@@ -280,8 +281,11 @@ void migration_run(MPI_Comm comm, const struct mesh *m, const struct registry *r
     mg->seconds_pack = comm_wtime() - t0;
     transfer(mg, out, collective);
     t0 = comm_wtime();
-    keep_cells(mg, m, dest);
-    unpack_mesh(mg, m->el->nnodes, m->el->nfaces);
+    int64_t in[2]; /* the items the messages bring, by family */
+    for (int f = 0; f < 2; f++)
+        in[f] = incoming(&mg->in[f]);
+    keep_cells(mg, m, dest, in);
+    unpack_mesh(mg, m->el->nnodes, m->el->nfaces, in);
     mg->nv = m->el->nnodes;
     mg->nf = m->el->nfaces;
     const int64_t *gid[2] = {m->cell_gid, m->node_gid};

@@ -79,7 +79,7 @@ double cost_mean(const struct cost_params *cp, const double centre[3], double q,
     const double lo = fmin(p0, p1), span = fabs(p1 - p0), whole = floor(span);
     if (!(span > 0) || !isfinite(span)) /* no span, or speed x time beyond the doubles */
         return cell_cost(cp, centre, q, t0);
-    const double inside = whole * fmin(cp->width, 1) + slab_inside(lo, span - whole, cp->width);
+    const double inside = whole * cp->width + slab_inside(lo, span - whole, cp->width);
     return 1 + (cp->factor - 1) * (inside / span);
 }
 

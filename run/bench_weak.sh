@@ -62,12 +62,13 @@ one() {
 # the same one; unbound, the system moves them off a slow core, which the bound ranks cannot do.
 # Unbound as well beyond 2 ranks or the cores, with another launcher than Open MPI's, and when
 # MPI_ARGS places the ranks itself (binding, mapping, a CPU list).
-ompi=0
-$mpirun_cmd --version 2>&1 | grep -q "Open MPI" && ompi=1
-cores=$(nproc 2>/dev/null || echo 1)
+pin=0
+if $mpirun_cmd --version 2>&1 | grep -q "Open MPI" && [ "$ranks" -le 2 ] && [ "$ranks" -le "$(nproc 2>/dev/null || echo 1)" ]
+then
+    case ${MPI_ARGS:-} in *bind-to* | *map-by* | *rank-by* | *cpu-set* | *cpu-list* | *hwthread*) ;; *) pin=1 ;; esac
+fi
 indep_bind() {
-    case ${MPI_ARGS:-} in *bind-to* | *map-by* | *rank-by* | *cpu-set* | *cpu-list* | *hwthread*) ompi=0 ;; esac
-    if [ "$ompi" = 1 ] && [ "$ranks" -le 2 ] && [ "$ranks" -le "$cores" ]; then
+    if [ "$pin" = 1 ]; then
         echo "--cpu-set $(($1 - 1)) --bind-to core"
     else
         echo "--bind-to none"
