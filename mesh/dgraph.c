@@ -236,6 +236,17 @@ static void fill_answers(struct dgraph *g, const struct face_answer *ans)
     g->xadj[g->nlocal] = (int32_t)len;
 }
 
+/* The mean of a cell's nv node positions. */
+static void centre(int nv, double (*xc)[3], double *out)
+{
+    for (int d = 0; d < 3; d++) {
+        double sum = 0;
+        for (int k = 0; k < nv; k++)
+            sum += xc[k][d];
+        out[d] = sum / nv;
+    }
+}
+
 /* The graph's frame (collective): vertex ranges from every rank's n cells, gids and weights. */
 static void frame(MPI_Comm comm, int64_t n, const int64_t *gid, const int32_t *weight, int ncon, struct dgraph *g)
 {
@@ -344,10 +355,30 @@ void dgraph_from_mesh(MPI_Comm comm, const struct mesh *m, const int32_t *weight
         g->xadj[c + 1] = len;
     }
     free(vnum);
+    g->xyz = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * 3 * sizeof *g->xyz);
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        double xc[MAX_CELL_NODES][3];
+        mesh_cell_coords(m, m->node_xyz, c, xc);
+        centre(nv, xc, g->xyz + 3 * (size_t)c);
+    }
+}
+
+void dgraph_set_centres(struct dgraph *g, const struct cellset *s)
+{
+    const int nv = s->el->nnodes;
+    free(g->xyz);
+    g->xyz = xmalloc((size_t)(g->nlocal ? g->nlocal : 1) * 3 * sizeof *g->xyz);
+    for (int32_t c = 0; c < g->nlocal; c++) {
+        double xc[MAX_CELL_NODES][3];
+        for (int k = 0; k < nv; k++)
+            memcpy(xc[k], cellset_node_xyz(s, s->nodes[(size_t)c * nv + k]), sizeof xc[k]);
+        centre(nv, xc, g->xyz + 3 * (size_t)c);
+    }
 }
 
 void dgraph_free(struct dgraph *g)
 {
+    free(g->xyz);
     free(g->vtxdist);
     free(g->xadj);
     free(g->adjncy);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <mpi.h>
 
+#include "cellset.h"
 #include "element.h"
 #include "mesh.h"
 
@@ -21,6 +22,8 @@ struct dgraph {
     int32_t *adjncy;    /* [xadj[nlocal]] global vertex numbers of the neighbours */
     int ncon;            /* weights per vertex (balance constraints), 1 or more */
     const int32_t *vwgt; /* [nlocal][ncon] vertex weights (the caller's array), or NULL: all 1 */
+    double *xyz;         /* [nlocal][3] the vertices' positions (their cells' centres, the mean of the
+                          * nodes, length units), or NULL: for the geometric methods (part_zoltan.c) */
 };
 
 /* Collective. The graph of the n cells this rank holds (global ids gid, ascending; node ids
@@ -36,6 +39,9 @@ void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int6
  * and a directory; the first ghost layer's vertex numbers are asked of their owners. What a
  * rebalance partitions. */
 void dgraph_from_mesh(MPI_Comm comm, const struct mesh *m, const int32_t *weight, int ncon, struct dgraph *g);
+/* The cells' centres as the graph's positions, from the cell set the graph was built from (the
+ * cells in the same order; dgraph_from_mesh gives them itself). */
+void dgraph_set_centres(struct dgraph *g, const struct cellset *s);
 /* Vertex i's total weight over its constraints (1 without weights). */
 int32_t dgraph_weight(const struct dgraph *g, int32_t i);
 void dgraph_free(struct dgraph *g);

@@ -235,4 +235,4 @@ static void metis_partition(MPI_Comm comm, const struct dgraph *g, int nparts, i
     free(w.gid_of);
 }
 
-const struct partitioner partitioner_metis = {"metis", "METIS", 0, METIS_RECURSIVE_MAX, metis_partition};
+const struct partitioner partitioner_metis = {"metis", "METIS", 0, METIS_RECURSIVE_MAX, metis_partition, NULL};

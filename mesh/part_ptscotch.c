@@ -105,4 +105,4 @@ static void ptscotch_partition(MPI_Comm comm, const struct dgraph *g, int nparts
     free(velo);
 }
 
-const struct partitioner partitioner_ptscotch = {"ptscotch", "PT-Scotch", 1, 0, ptscotch_partition};
+const struct partitioner partitioner_ptscotch = {"ptscotch", "PT-Scotch", 1, 0, ptscotch_partition, NULL};

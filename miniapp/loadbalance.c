@@ -95,9 +95,9 @@ static int cost_adds_work(const struct config *cfg) { return cfg->lb_cost != COS
  * the Lagrange phase's, the rank with the costly cells would do less of the Lagrange kernels and
  * wait for the other at each of their synchronisations, then make it wait during the extra work.
  * auto: per phase where the partitioner balances several weights well and fast (METIS up to 8
- * parts, by recursive bisection); on 128 simulated ranks and more METIS's k-way left the total
- * 0.7-1.3 out of balance and took 3 x longer (BENCHMARKS.md), and Zoltan and PT-Scotch balance
- * the sum. */
+ * parts, by recursive bisection, Zoltan up to 8 by RCB phases); on 128 simulated ranks and more
+ * METIS's k-way left the total 0.7-1.3 out of balance and took 3 x longer (BENCHMARKS.md), and
+ * PT-Scotch balances the sum. */
 static int weights_per_cell(const struct run *run)
 {
     const struct config *cfg = &run->cfg;
@@ -154,7 +154,7 @@ struct loadbalance *lb_create(struct run *run)
                                     .speed = cfg->region_speed,
                                     .units = (int)cfg->cost_units}; /* 0: calibrated on the second cycle */
     if (cfg->lb_period > 0) {
-        char how[192] = "";
+        char how[256] = "";
         if (cfg->lb_mode != LB_SHUFFLE) {
             const struct partitioner *pt = lb_partitioner(cfg);
             const int ncon = weights_per_cell(run), summed = ncon > 1 && !pt->multi_weight_max;
@@ -164,8 +164,9 @@ struct loadbalance *lb_create(struct run *run)
                          "cost", cfg->lb_horizon, cfg->lb_horizon == 1 ? "" : "s");
             static const char *const per[] = {"", "one weight per cell", "one weight per phase",
                                               "one weight per phase and one for the cost model's extra work"};
-            snprintf(how, sizeof how, "%s, %s%s%s", decide, per[ncon],
-                     summed ? ", summed by " : "", summed ? pt->display : "");
+            snprintf(how, sizeof how, "%s, %s%s%s%s%s", decide, per[ncon], summed ? ", summed by " : "",
+                     summed ? pt->display : "", ncon > 1 && pt->multi_how ? ", " : "",
+                     ncon > 1 && pt->multi_how ? pt->multi_how : "");
         }
         listing_printf(run->lst, "Balance", "Load balance every %ld cycles: %s%s, cost %s, %d padding "
                        "variables + an array of %d, transport %s", cfg->lb_period,

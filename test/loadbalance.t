@@ -138,11 +138,12 @@ rc=$?
 [ $rc -eq 0 ] && grep -q 'one weight per cell' wtotal/log; ok $? "loadbalance.weights = total: the listing says one weight per cell (exit $rc)"
 hydro_in wzoltan 2 $sod loadbalance.period=3 loadbalance.mode=zoltan run.max_cycles=3
 rc=$?
-[ $rc -eq 0 ] && grep -q 'one weight per cell,' wzoltan/log; ok $? "loadbalance.weights = auto with zoltan (which balances one weight): one weight per cell (exit $rc)"
-hydro_in wzphases 2 $sod loadbalance.period=3 loadbalance.mode=zoltan loadbalance.weights=phases run.max_cycles=3
+[ $rc -eq 0 ] && grep -q "one weight per phase, by Zoltan's RCB, one phase per weight," wzoltan/log
+ok $? "loadbalance.weights = auto with zoltan on 2 ranks: one weight per phase, cut by RCB phases (exit $rc)"
+hydro_in wsphases 2 $sod loadbalance.period=3 loadbalance.mode=ptscotch loadbalance.weights=phases run.max_cycles=3
 rc=$?
-[ $rc -eq 0 ] && grep -q 'one weight per phase, summed by Zoltan,' wzphases/log
-ok $? "loadbalance.weights = phases with zoltan: the listing says Zoltan sums them (exit $rc)"
+[ $rc -eq 0 ] && grep -q 'one weight per phase, summed by PT-Scotch,' wsphases/log
+ok $? "loadbalance.weights = phases with ptscotch (which balances one weight): the listing says PT-Scotch sums them (exit $rc)"
 out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.horizon=0 2>&1); rc=$?
 [ $rc -eq 2 ] && printf '%s' "$out" | grep -q 'loadbalance.horizon'; ok $? "loadbalance.horizon = 0 exits 2 and names the key"
 out=$(mpi 2 "$HYDRO" "$DECK" loadbalance.decide=sometimes 2>&1); rc=$?

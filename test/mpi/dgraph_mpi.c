@@ -75,9 +75,13 @@ static void serial_rows(const struct cellset *cs, int64_t **off_out, int64_t **n
 static void scatter(const struct cellset *cs, int me, int P, struct cellset *mine)
 {
     cellset_init(mine, cs->el->dim);
+    const int nv = cs->el->nnodes;
     for (int64_t c = 0; c < cs->ncells; c++)
-        if (cs->gid[c] % P == me)
-            cellset_add_cell(mine, cs->gid[c], cs->nodes + c * cs->el->nnodes, cs->face_tag + c * cs->el->nfaces);
+        if (cs->gid[c] % P == me) {
+            cellset_add_cell(mine, cs->gid[c], cs->nodes + c * nv, cs->face_tag + c * cs->el->nfaces);
+            for (int k = 0; k < nv; k++) /* their positions: the cells' centres for Zoltan's RCB */
+                cellset_add_node(mine, cs->nodes[c * nv + k], cellset_node_xyz(cs, cs->nodes[c * nv + k]));
+        }
 }
 
 /* Rows of g that differ from the serial ones (neighbour vertex numbers read as gids). */
@@ -151,10 +155,11 @@ static void backend_check(MPI_Comm comm, struct tap *t, const struct cellset *mi
                           int weighted, const int32_t *w, const int32_t *w2, int nparts, const double *share)
 {
     const struct partitioner *pt = partitioner_named(name);
-    const int ncon = weighted == 2 ? 2 : 1, split = ncon == 2 && pt->multi_weight_max > 0; /* METIS: each constraint */
+    const int ncon = weighted == 2 ? 2 : 1, split = ncon == 2 && pt->multi_weight_max > 0; /* each constraint */
     const int32_t *wt = weighted == 2 ? w2 : weighted ? w : NULL;
     struct dgraph g;
     dgraph_build(comm, mine->el, mine->ncells, mine->gid, mine->nodes, mine->face_tag, wt, ncon, &g);
+    dgraph_set_centres(&g, mine); /* as a rebalance's graph: Zoltan balances several weights by RCB phases */
     int *p1 = xmalloc((size_t)(mine->ncells + 1) * sizeof *p1), *p2 = xmalloc((size_t)(mine->ncells + 1) * sizeof *p2);
     int repart = weighted; /* a weighted call is a rebalance */
     pt->partition(comm, &g, nparts, repart, share, p1);
@@ -199,8 +204,8 @@ static void backend_check(MPI_Comm comm, struct tap *t, const struct cellset *mi
 }
 
 /* Every backend from scratch and as a repartition, unweighted, with weights 1 or 5, and with two
- * constraints (1 or 5, and 1 or 3 on other cells: METIS balances each, the others their sum);
- * METIS's two constraints also into more parts than it bisects (its k-way). */
+ * constraints (1 or 5, and 1 or 3 on other cells: METIS and Zoltan balance each, PT-Scotch their sum);
+ * the two constraints also into more parts than METIS bisects (its k-way; Zoltan: 9 parts). */
 static void backends_check(MPI_Comm comm, struct tap *t, const struct cellset *mine, int64_t N)
 {
     static const char *const names[] = {"metis", "zoltan", "ptscotch"};
