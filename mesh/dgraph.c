@@ -355,11 +355,16 @@ void dgraph_from_mesh(MPI_Comm comm, const struct mesh *m, const int32_t *weight
         g->xadj[c + 1] = len;
     }
     free(vnum);
+}
+
+void dgraph_mesh_centres(struct dgraph *g, const struct mesh *m)
+{
+    free(g->xyz);
     g->xyz = xmalloc((size_t)(m->ncells_owned ? m->ncells_owned : 1) * 3 * sizeof *g->xyz);
     for (int32_t c = 0; c < m->ncells_owned; c++) {
         double xc[MAX_CELL_NODES][3];
         mesh_cell_coords(m, m->node_xyz, c, xc);
-        centre(nv, xc, g->xyz + 3 * (size_t)c);
+        centre(m->el->nnodes, xc, g->xyz + 3 * (size_t)c);
     }
 }
 

@@ -23,7 +23,8 @@ struct dgraph {
     int ncon;            /* weights per vertex (balance constraints), 1 or more */
     const int32_t *vwgt; /* [nlocal][ncon] vertex weights (the caller's array), or NULL: all 1 */
     double *xyz;         /* [nlocal][3] the vertices' positions (their cells' centres, the mean of the
-                          * nodes, length units), or NULL: for the geometric methods (part_zoltan.c) */
+                          * nodes, length units), or NULL: for the geometric methods (part_zoltan.c),
+                          * given where the partitioner uses them (struct partitioner's multi_how) */
 };
 
 /* Collective. The graph of the n cells this rank holds (global ids gid, ascending; node ids
@@ -39,8 +40,9 @@ void dgraph_build(MPI_Comm comm, const struct element *el, int64_t n, const int6
  * and a directory; the first ghost layer's vertex numbers are asked of their owners. What a
  * rebalance partitions. */
 void dgraph_from_mesh(MPI_Comm comm, const struct mesh *m, const int32_t *weight, int ncon, struct dgraph *g);
-/* The cells' centres as the graph's positions, from the cell set the graph was built from (the
- * cells in the same order; dgraph_from_mesh gives them itself). */
+/* The cells' centres as the graph's positions: of the owned cells of the mesh the graph was
+ * built from (dgraph_from_mesh), or of the cell set (the cells in the same order). */
+void dgraph_mesh_centres(struct dgraph *g, const struct mesh *m);
 void dgraph_set_centres(struct dgraph *g, const struct cellset *s);
 /* Vertex i's total weight over its constraints (1 without weights). */
 int32_t dgraph_weight(const struct dgraph *g, int32_t i);

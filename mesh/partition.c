@@ -111,6 +111,8 @@ void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const stru
     if (P > 1) {
         struct dgraph g;
         dgraph_from_mesh(comm, m, weight, ncon, &g);
+        if (ncon > 1 && pt->multi_how) /* it cuts several weights by the cells' positions */
+            dgraph_mesh_centres(&g, m);
         double *share = NULL; /* each part's fraction of the weight: its rank's of the speeds */
         if (speed) {
             double sum = 0;

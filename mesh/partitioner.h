@@ -15,7 +15,7 @@ struct partitioner {
     int distributed;     /* no rank gathers the graph: the set-up then gives each rank only its share */
     /* Parts up to which it balances several weights per vertex well and fast (0: it balances
      * their sum); loadbalance.weights = auto gives one weight per phase up to there. Zoltan
-     * balances them only where the graph carries positions (a rebalance's: dgraph_from_mesh). */
+     * balances them only where the graph carries positions (multi_how). */
     int multi_weight_max;
     /* Collective: part[i] in [0, nparts) for each local vertex i of g, the same for every run of
      * the same graph on the same ranks (fixed seeds), weighted by g's vertex weights. repart: the
@@ -23,7 +23,9 @@ struct partitioner {
      * may weigh the vertices it moves against the edges it cuts. share: each part's fraction of
      * the total weight, summing to 1, the same on every rank (NULL: equal parts). */
     void (*partition)(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, const double *share, int *part);
-    const char *multi_how; /* how it balances several weights, for the listing (NULL: as constraints) */
+    /* How it balances several weights, for the listing (NULL: as constraints). Non-NULL: by the
+     * vertices' positions, which a rebalance then gives it (struct dgraph's xyz). */
+    const char *multi_how;
 };
 
 extern const struct partitioner partitioner_metis;

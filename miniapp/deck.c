@@ -217,9 +217,9 @@ const struct deck_key deck_keys[] = {
      "total: one weight per cell, its whole cost; phases: the Lagrange phase, the remap with its moving cells "
      "and, where the cost model adds work (cost not uniform, cost_factor above 1), that work (it runs between "
      "the phases), each balanced on its own "
-     "(metis; zoltan and ptscotch take their sum; on 128 "
-     "ranks and more METIS then balances the total poorly and partitions 3 x slower); auto: phases with metis on "
-     "up to 8 ranks, total otherwise",
+     "(metis; zoltan by RCB, one phase per weight; ptscotch takes their sum; on 128 "
+     "ranks and more METIS then balances the total poorly and partitions 3 x slower, and Zoltan's parts "
+     "scatter); auto: phases with metis and zoltan on up to 8 ranks, total otherwise",
      OFF(lb_weights)},
     {"loadbalance", "speeds", KEY_ENUM, "equal", 0, 0, lb_speed_kinds,
      "metis, zoltan, ptscotch: give every rank the same share of the weight (equal), or a share in proportion to "
