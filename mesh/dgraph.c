@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cellset.h"
 #include "check.h"
 #include "comm.h"
 #include "idmap.h"
@@ -375,8 +376,13 @@ void dgraph_set_centres(struct dgraph *g, const struct cellset *s)
     g->xyz = xmalloc((size_t)(g->nlocal ? g->nlocal : 1) * 3 * sizeof *g->xyz);
     for (int32_t c = 0; c < g->nlocal; c++) {
         double xc[MAX_CELL_NODES][3];
-        for (int k = 0; k < nv; k++)
-            memcpy(xc[k], cellset_node_xyz(s, s->nodes[(size_t)c * nv + k]), sizeof xc[k]);
+        for (int k = 0; k < nv; k++) {
+            const double *x = cellset_node_xyz(s, s->nodes[(size_t)c * nv + k]);
+            if (!x)
+                hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: node %lld of cell %lld has no position",
+                            (long long)s->nodes[(size_t)c * nv + k], (long long)s->gid[c]);
+            memcpy(xc[k], x, sizeof xc[k]);
+        }
         centre(nv, xc, g->xyz + 3 * (size_t)c);
     }
 }

@@ -9,9 +9,10 @@
 #include <stdint.h>
 #include <mpi.h>
 
-#include "cellset.h"
 #include "element.h"
 #include "mesh.h"
+
+struct cellset;
 
 struct dgraph {
     int nranks;

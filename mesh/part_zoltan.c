@@ -94,6 +94,13 @@ static void q_edge_list(void *data, int ngid, int nlid, int nobj, ZOLTAN_ID_PTR 
     *ierr = ZOLTAN_OK;
 }
 
+/* Parameters by name and value, as strings (Zoltan's interface). */
+static void zoltan_params(MPI_Comm comm, struct Zoltan_Struct *zz, const char *const params[][2], size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        zoltan_check(comm, Zoltan_Set_Param(zz, params[i][0], params[i][1]), params[i][0]);
+}
+
 /* The PHG graph partition's parameters, as strings (Zoltan's interface). */
 static void phg_params(MPI_Comm comm, struct Zoltan_Struct *zz, int repart, int weighted)
 {
@@ -106,8 +113,7 @@ static void phg_params(MPI_Comm comm, struct Zoltan_Struct *zz, int repart, int 
         {"IMBALANCE_TOL", "1.05"},
         {"CHECK_GRAPH", "0"}, /* the graph is checked by test/dgraph.t */
     };
-    for (size_t i = 0; i < sizeof params / sizeof *params; i++)
-        zoltan_check(comm, Zoltan_Set_Param(zz, params[i][0], params[i][1]), params[i][0]);
+    zoltan_params(comm, zz, params, sizeof params / sizeof *params);
 }
 
 /* Each part's fraction of the weight (Zoltan's part sizes), the same on every rank. */
@@ -149,8 +155,7 @@ static void zoltan_run(MPI_Comm comm, const struct zcall *z, int *part)
         {"DEBUG_LEVEL", "0"},      {"NUM_GID_ENTRIES", "1"}, {"NUM_LID_ENTRIES", "1"},
         {"NUM_GLOBAL_PARTS", np}, {"RETURN_LISTS", "PARTS"}, /* every local object with its new part */
     };
-    for (size_t i = 0; i < sizeof common / sizeof *common; i++)
-        zoltan_check(comm, Zoltan_Set_Param(zz, common[i][0], common[i][1]), common[i][0]);
+    zoltan_params(comm, zz, common, sizeof common / sizeof *common);
     z->set(comm, zz, z->data);
     if (z->share)
         zoltan_part_sizes(comm, zz, z->nparts, z->share);
@@ -167,7 +172,7 @@ static void zoltan_run(MPI_Comm comm, const struct zcall *z, int *part)
         part[exp_lid[i]] = exp_part[i];
     for (int32_t i = 0; i < z->nobj; i++)
         if (part[i] < 0 || part[i] >= z->nparts)
-            hydro_fatal(comm, EXIT_RUNTIME, "Zoltan: object %d of rank %d has no part in [0, %d)", (int)i,
+            hydro_fatal(comm, EXIT_RUNTIME, "Zoltan: local object %d of rank %d has no part in [0, %d)", (int)i,
                         comm_rank(comm), z->nparts);
     Zoltan_LB_Free_Part(&imp_gid, &imp_lid, &imp_rank, &imp_part);
     Zoltan_LB_Free_Part(&exp_gid, &exp_lid, &exp_rank, &exp_part);
@@ -245,11 +250,11 @@ static void p_geom(void *data, int ngid, int nlid, int nobj, ZOLTAN_ID_PTR gids,
 
 static void rcb_set(MPI_Comm comm, struct Zoltan_Struct *zz, void *data)
 {
+    /* REMAP 0: the parts keep their numbers, for which their rooms were computed */
     const char *const params[][2] = {
-        {"LB_METHOD", "RCB"}, {"OBJ_WEIGHT_DIM", "1"}, {"IMBALANCE_TOL", "1.01"}, {"KEEP_CUTS", "0"},
+        {"LB_METHOD", "RCB"}, {"OBJ_WEIGHT_DIM", "1"}, {"IMBALANCE_TOL", "1.01"}, {"KEEP_CUTS", "0"}, {"REMAP", "0"},
     };
-    for (size_t i = 0; i < sizeof params / sizeof *params; i++)
-        zoltan_check(comm, Zoltan_Set_Param(zz, params[i][0], params[i][1]), params[i][0]);
+    zoltan_params(comm, zz, params, sizeof params / sizeof *params);
     zoltan_check(comm, Zoltan_Set_Num_Obj_Fn(zz, p_num_obj, data), "Zoltan_Set_Num_Obj_Fn");
     zoltan_check(comm, Zoltan_Set_Obj_List_Fn(zz, p_obj_list, data), "Zoltan_Set_Obj_List_Fn");
     zoltan_check(comm, Zoltan_Set_Num_Geom_Fn(zz, p_num_geom, data), "Zoltan_Set_Num_Geom_Fn");
@@ -262,8 +267,10 @@ static int phase_of(const struct dgraph *g, int32_t i, const double *total)
 {
     const int32_t *w = g->vwgt + (size_t)i * g->ncon;
     int best = 0;
-    for (int k = 1; k < g->ncon; k++)
-        if (total[k] > 0 && (double)w[k] * total[best] > (double)w[best] * total[k])
+    while (best + 1 < g->ncon && total[best] == 0)
+        best++;
+    for (int k = best + 1; k < g->ncon; k++) /* long double: the products of weights and totals exact */
+        if (total[k] > 0 && (long double)w[k] * total[best] > (long double)w[best] * total[k])
             best = k;
     return best;
 }
@@ -287,8 +294,9 @@ static void zoltan_phases(MPI_Comm comm, const struct dgraph *g, int nparts, con
 {
     const int ncon = g->ncon, me = comm_rank(comm);
     const int32_t n = g->nlocal;
-    /* totals[k], then per phase j its weight in each constraint k: sums[ncon + j * ncon + k] */
-    double *sums = xcalloc((size_t)(ncon + 1) * ncon, sizeof *sums), *total = sums;
+    /* totals[k], then per phase j its weight in each constraint k: sums[ncon + j * ncon + k], then
+     * its vertices: sums[ncon + ncon * ncon + j] */
+    double *sums = xcalloc((size_t)(ncon + 2) * ncon, sizeof *sums), *total = sums;
     for (int32_t i = 0; i < n; i++)
         for (int k = 0; k < ncon; k++)
             total[k] += g->vwgt[(size_t)i * ncon + k];
@@ -298,19 +306,18 @@ static void zoltan_phases(MPI_Comm comm, const struct dgraph *g, int nparts, con
         phase[i] = phase_of(g, i, total);
         for (int k = 0; k < ncon; k++)
             sums[ncon + (size_t)phase[i] * ncon + k] += g->vwgt[(size_t)i * ncon + k];
+        sums[ncon + (size_t)ncon * ncon + phase[i]]++;
     }
-    comm_sum_doubles(comm, sums + ncon, ncon * ncon);
+    comm_sum_doubles(comm, sums + ncon, ncon * ncon + ncon);
     double *load = xcalloc((size_t)nparts * ncon, sizeof *load), *room = xmalloc((size_t)nparts * sizeof *room);
     int32_t *sub = xmalloc((size_t)(n ? n : 1) * sizeof *sub);
     int *got = xmalloc((size_t)(n ? n : 1) * sizeof *got);
     for (int step = 0; step < ncon; step++) {
         const int k = (step + 1) % ncon; /* 1, 2, ..., then 0 */
-        double later = 0, mine = 0;
+        double later = 0;
         for (int s = step + 1; s < ncon; s++)
             later += sums[ncon + (size_t)((s + 1) % ncon) * ncon + k];
-        for (int kk = 0; kk < ncon; kk++)
-            mine += sums[ncon + (size_t)k * ncon + kk];
-        if (mine == 0) /* no vertex in this phase */
+        if (sums[ncon + (size_t)ncon * ncon + k] == 0) /* no vertex in this phase */
             continue;
         phase_room(nparts, share, total[k], later, load, k, ncon, room);
         struct zphase q = {g, me, sub, 0, k};

@@ -23,8 +23,9 @@ struct partitioner {
      * may weigh the vertices it moves against the edges it cuts. share: each part's fraction of
      * the total weight, summing to 1, the same on every rank (NULL: equal parts). */
     void (*partition)(MPI_Comm comm, const struct dgraph *g, int nparts, int repart, const double *share, int *part);
-    /* How it balances several weights, for the listing (NULL: as constraints). Non-NULL: by the
-     * vertices' positions, which a rebalance then gives it (struct dgraph's xyz). */
+    /* How it balances several weights, for the listing (NULL: as constraints, or their sum where
+     * multi_weight_max is 0). Non-NULL: by the vertices' positions, which a rebalance then gives it
+     * (struct dgraph's xyz). */
     const char *multi_how;
 };
 

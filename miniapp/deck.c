@@ -209,7 +209,8 @@ const struct deck_key deck_keys[] = {
      "next check only. Also how long no gain is expected of a partitioner whose partition was kept out",
      OFF(lb_horizon)},
     {"loadbalance", "mode", KEY_ENUM, "metis", 0, 0, lb_modes,
-     "metis, zoltan (repartitioning, which weighs the cells moved against the faces cut) or ptscotch: "
+     "metis, zoltan (repartitioning, which weighs the cells moved against the faces cut; with several weights "
+     "per cell, RCB, one phase per weight) or ptscotch: "
      "repartition with cell weights by that partitioner; shuffle: move a fraction of every rank's cells to the "
      "next rank each period, whatever the balance (exchange benchmark)",
      OFF(lb_mode)},

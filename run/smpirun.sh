@@ -43,7 +43,8 @@ backend, built by make smpi-zoltan when missing: a 166 MB download from the Debi
 SMPIRUN (default smpirun). -m sets
 HYDRO_COMPUTE_MODEL and HYDRO_COMPUTE_SCALE for hydro.
 Exit status: hydro's (0 ok, 1 runtime failure, 2 bad input); 2 on bad usage here. INT, TERM,
-HUP or QUIT stop the simulation too, even sent to this script alone (exit 130, 143, 129, 131).
+HUP or QUIT stop the simulation too, even sent to this script alone (exit 130, 143, 129, 131):
+hydro stops at the end of its cycle, and a simulation still running 60 s later is killed.
 EOF
 }
 
@@ -214,28 +215,43 @@ fi
 # ended, so that a `kill` or a `timeout` signalling this script alone left it running for hours.
 # The traps are set before it starts (a signal in between is passed on as soon as it has a pid);
 # fd 3 carries stdin to it (a background command's is /dev/null otherwise), as smpirun does.
+# smpirun passes TERM on to smpimain and ends at once, but smpimain stops only between simulation
+# steps: at 512 ranks one ran on for 8 minutes (6 GB) after its script had gone. So the simulation
+# runs in a process group of its own (setsid, util-linux: a shell without a terminal has no job
+# control), which the signal reaches whole, and this script waits for the group, killing it
+# after grace seconds (hydro's own stop comes at the end of a cycle, which may take minutes of
+# simulation at such scales).
+grace=60
 child='' signalled=''
 for sig in INT TERM HUP QUIT; do
     # shellcheck disable=SC2064 # the signal's name now, the child's pid when it comes
-    trap "signalled=$sig; [ -z \"\$child\" ] || kill -TERM \"\$child\" 2>/dev/null" $sig
+    trap "signalled=$sig; [ -z \"\$child\" ] || kill -TERM \"-\$child\" 2>/dev/null" $sig
 done
 set +e
 exec 3<&0
 # shellcheck disable=SC2086 # $extra holds separate --cfg words, $privatize one or none
-"$smpirun" $privatize -np "$np" -platform "$run_platform" -hostfile "$tmp/hostfile" \
+setsid "$smpirun" $privatize -np "$np" -platform "$run_platform" -hostfile "$tmp/hostfile" \
     --cfg=smpi/host-speed:"${flops}f" --cfg=smpi/coll-selector:ompi --cfg=smpi/alltoall:ring \
     --cfg=smpi/alltoallv:ring --cfg=smpi/display-timing:yes --cfg=surf/precision:1e-7 \
     --log=xbt_cfg.thres:warning --log=s4u_actor.thres:warning --log=smpi_coll.thres:warning \
     --log=smpi_colls.thres:warning $extra "$hydro" "$deck" "$@" <&3 3<&- &
 child=$!
 exec 3<&-
-[ -z "$signalled" ] || kill -TERM "$child" 2>/dev/null
+[ -z "$signalled" ] || kill -TERM "-$child" 2>/dev/null
 wait "$child"
 rc=$?
 while kill -0 "$child" 2>/dev/null; do # a signal ends the wait, not the simulation: wait for it to stop
     wait "$child"
     rc=$?
 done
+if [ -n "$signalled" ]; then # smpimain, left alone in the group once smpirun has gone
+    waited=0
+    while kill -0 "-$child" 2>/dev/null && [ "$waited" -lt "$grace" ]; do
+        sleep 1
+        waited=$((waited + 1))
+    done
+    kill -KILL "-$child" 2>/dev/null
+fi
 set -e
 case $signalled in INT) exit 130 ;; TERM) exit 143 ;; HUP) exit 129 ;; QUIT) exit 131 ;; esac
 exit $rc

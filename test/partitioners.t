@@ -98,7 +98,14 @@ for pt in metis zoltan ptscotch; do
     awk -v b="$1" -v a="$2" 'BEGIN { exit !(b > 0.2 && a < b / 2) }'
     ok $? "loadbalance.mode = $pt: the first rebalance cuts the weight imbalance by half at least ($1 -> $2)"
 done
-# one weight per phase and one for the region's extra work, which METIS balances each
+# one weight per cell with Zoltan: PHG's REPARTITION (with several, RCB phases above)
+hydro_in lb.total.zoltan 3 $sod $lb loadbalance.weights=total loadbalance.mode=zoltan
+rc=$?
+[ $rc -eq 0 ] && [ "$(moved lb.total.zoltan)" -gt 0 ] && grep -q "zoltan above the threshold, one weight per cell, cost" lb.total.zoltan/log
+ok $? "loadbalance.weights = total, zoltan (PHG's repartition): $(moved lb.total.zoltan) cells moved"
+[ $rc -eq 0 ] || diag "$(cat lb.total.zoltan/err)"
+same sod.ref lb.total.zoltan 000010 "loadbalance.weights = total, zoltan: bit for bit 1 rank"
+# one weight per phase and one for the region's extra work, which METIS and Zoltan balance each
 for pt in metis zoltan; do
     hydro_in lb.phases.$pt 3 $sod $lb loadbalance.weights=phases loadbalance.mode=$pt
     rc=$?

@@ -266,9 +266,6 @@ int main(int argc, char **argv)
         char merr[1024];
         struct cellset own; /* mesh_build takes its arrays: a fresh copy of these cells, with positions */
         scatter(&whole, me, P, &own);
-        for (int64_t i = 0; i < own.ncells * own.el->nnodes; i++)
-            if (!cellset_node_xyz(&own, own.nodes[i]))
-                cellset_add_node(&own, own.nodes[i], cellset_node_xyz(&whole, own.nodes[i]));
         struct mesh *m = mesh_build(comm, &own, layers, 0, merr, sizeof merr);
         cellset_free(&own);
         if (!m)
