@@ -8,6 +8,7 @@
 #include "cellset.h"
 #include "check.h"
 #include "comm.h"
+#include "geometry.h"
 #include "idmap.h"
 
 /* A face no local cell shares with c: asked of the rank its smallest node's id falls to. */
@@ -237,17 +238,6 @@ static void fill_answers(struct dgraph *g, const struct face_answer *ans)
     g->xadj[g->nlocal] = (int32_t)len;
 }
 
-/* The mean of a cell's nv node positions. */
-static void centre(int nv, double (*xc)[3], double *out)
-{
-    for (int d = 0; d < 3; d++) {
-        double sum = 0;
-        for (int k = 0; k < nv; k++)
-            sum += xc[k][d];
-        out[d] = sum / nv;
-    }
-}
-
 /* The graph's frame (collective): vertex ranges from every rank's n cells, gids and weights. */
 static void frame(MPI_Comm comm, int64_t n, const int64_t *gid, const int32_t *weight, int ncon, struct dgraph *g)
 {
@@ -365,7 +355,7 @@ void dgraph_mesh_centres(struct dgraph *g, const struct mesh *m)
     for (int32_t c = 0; c < m->ncells_owned; c++) {
         double xc[MAX_CELL_NODES][3];
         mesh_cell_coords(m, m->node_xyz, c, xc);
-        centre(m->el->nnodes, xc, g->xyz + 3 * (size_t)c);
+        geom_centre(m->el, (const double(*)[3])xc, g->xyz + 3 * (size_t)c);
     }
 }
 
@@ -383,7 +373,7 @@ void dgraph_set_centres(struct dgraph *g, const struct cellset *s)
                             (long long)s->nodes[(size_t)c * nv + k], (long long)s->gid[c]);
             memcpy(xc[k], x, sizeof xc[k]);
         }
-        centre(nv, xc, g->xyz + 3 * (size_t)c);
+        geom_centre(s->el, (const double(*)[3])xc, g->xyz + 3 * (size_t)c);
     }
 }
 

@@ -158,6 +158,7 @@ struct loadbalance *lb_create(struct run *run)
         if (cfg->lb_mode != LB_SHUFFLE) {
             const struct partitioner *pt = lb_partitioner(cfg);
             const int ncon = weights_per_cell(run), summed = ncon > 1 && !pt->multi_weight_max;
+            const char *multi = ncon > 1 ? pt->multi_how : NULL; /* how it balances them */
             char decide[96] = " above the threshold";
             if (cfg->lb_decide == LB_DECIDE_GAIN)
                 snprintf(decide, sizeof decide, " above the threshold when the gain over %ld check%s exceeds the "
@@ -165,8 +166,7 @@ struct loadbalance *lb_create(struct run *run)
             static const char *const per[] = {"", "one weight per cell", "one weight per phase",
                                               "one weight per phase and one for the cost model's extra work"};
             snprintf(how, sizeof how, "%s, %s%s%s%s%s", decide, per[ncon], summed ? ", summed by " : "",
-                     summed ? pt->display : "", ncon > 1 && pt->multi_how ? ", " : "",
-                     ncon > 1 && pt->multi_how ? pt->multi_how : "");
+                     summed ? pt->display : "", multi ? ", " : "", multi ? multi : "");
         }
         listing_printf(run->lst, "Balance", "Load balance every %ld cycles: %s%s, cost %s, %d padding "
                        "variables + an array of %d, transport %s", cfg->lb_period,
