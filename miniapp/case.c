@@ -44,13 +44,14 @@ void case_diagnostics(struct run *run, struct dump_meta *meta)
 int case_burns(const struct run *run) { return run->case_ops->burn_seconds != NULL; }
 double case_burn_seconds(struct run *run, long n) { return run->case_ops->burn_seconds(run->case_self, n); }
 
-double case_active_work(struct run *run, long cycles, double *extra, double *lagrange_share)
+double case_active_work(struct run *run, long cycles, double *extra, double *lagrange_share, double *spread)
 {
     if (run->case_ops->active_work)
-        return run->case_ops->active_work(run->case_self, run, cycles, extra, lagrange_share);
+        return run->case_ops->active_work(run->case_self, run, cycles, extra, lagrange_share, spread);
     for (int32_t c = 0; c < run->mesh->ncells_owned; c++)
         extra[c] = 0;
     *lagrange_share = 0.5;
+    *spread = 0;
     return 0;
 }
 

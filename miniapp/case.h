@@ -34,9 +34,11 @@ struct case_ops {
      * beyond a quiet cell's, in quiet cells' cycles (for the hydro scheme, its remap steps with
      * moving nodes), into extra; starts counting again. Returns the cost of one such unit of
      * activity in quiet cell-cycles, and *lagrange_share the part of a quiet cell-cycle spent
-     * before the extra work (the Lagrange phase), both the same on every rank (collective).
-     * NULL: no such work. */
-    double (*active_work)(void *self, struct run *run, long cycles, double *extra, double *lagrange_share);
+     * before the extra work (the Lagrange phase), and *spread the most cells the activity can
+     * move into per cycle (a wave's front: the hydro scheme's cfl), all the same on every rank
+     * (collective). NULL: no such work. */
+    double (*active_work)(void *self, struct run *run, long cycles, double *extra, double *lagrange_share,
+                          double *spread);
     void (*destroy)(void *self);
 };
 
@@ -55,8 +57,9 @@ void case_diagnostics(struct run *run, struct dump_meta *meta);
 /* Whether the case does the cost model's extra work, and the seconds n evaluations take. */
 int case_burns(const struct run *run);
 double case_burn_seconds(struct run *run, long n);
-/* The case's active_work, or 0 with extra all 0 and a share of 0.5 when it has none (collective). */
-double case_active_work(struct run *run, long cycles, double *extra, double *lagrange_share);
+/* The case's active_work, or 0 with extra all 0, a share of 0.5 and no spread when it has none
+ * (collective). */
+double case_active_work(struct run *run, long cycles, double *extra, double *lagrange_share, double *spread);
 void case_destroy(struct run *run);
 
 #endif

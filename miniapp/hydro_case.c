@@ -347,7 +347,8 @@ static double hydro_burn_seconds(void *self, long n)
     return comm_wtime() - t;
 }
 
-static double hydro_active_work(void *self, struct run *run, long cycles, double *extra, double *lagrange_share)
+static double hydro_active_work(void *self, struct run *run, long cycles, double *extra, double *lagrange_share,
+                                double *spread)
 {
     struct scheme *s = self;
     struct kernel_sums all[K_COUNT]; /* every rank's calls in one fit: one model for every rank, */
@@ -371,6 +372,8 @@ static double hydro_active_work(void *self, struct run *run, long cycles, double
         extra[c] = steps && cycles > 0 ? ratio * steps[c] / (double)cycles : 0;
     if (steps)
         memset(steps, 0, (size_t)m->ncells_owned * sizeof *steps);
+    /* dt = cfl min L / (c + |v|): no wave crosses more than cfl of a cell per cycle */
+    *spread = s->h.hp.cfl;
     return ratio;
 }
 

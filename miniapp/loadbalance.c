@@ -15,12 +15,14 @@
 #include "distribute.h"
 #include "partition.h"
 #include "quality.h"
+#include "spread.h"
 #include "case.h"
 #include "run.h"
 
 struct loadbalance {
     int nextra, array_width;
     int first_extra, array_id; /* registry ids (consecutive for the extra variables), -1 if none */
+    int spread_id;             /* registry id of the measured work being spread (cells_spread), -1 if none */
     double busy;               /* compute seconds since the last check */
     long cycles;               /* cycles since the last check */
     long work_cycles;          /* cycles the case's work counts cover (since the last weights) */
@@ -122,6 +124,10 @@ struct loadbalance *lb_create(struct run *run)
     lb->nextra = (int)cfg->extra_cell_vars;
     lb->array_width = (int)cfg->extra_cell_array;
     lb->first_extra = lb->array_id = -1;
+    /* synchronised while the weights are made, pointing at cells_spread's arrays */
+    lb->spread_id = lb_repartitions(cfg) ? registry_add_external(&run->reg, "balance_spread_work", VAR_CELL, 1,
+                                                                 VAR_SYNC, "1", NULL)
+                                         : -1;
     lb->kept_cycle = -1;
     run->tm.cpu = cfg->lb_speeds == LB_SPEEDS_MEASURED && lb_repartitions(cfg); /* the ranks' speeds */
     for (int i = 0; i < lb->nextra; i++) {
@@ -328,11 +334,20 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, 
     int *w = xmalloc(n * (size_t)ncon * sizeof *w);
     *phases = nph == ncon ? w : xmalloc(n * (size_t)nph * sizeof **phases);
     double *extra = xmalloc(n * sizeof *extra);
-    double share, ratio = case_active_work(run, lb->work_cycles, extra, &share);
+    double share, spread, ratio = case_active_work(run, lb->work_cycles, extra, &share, &spread);
     lb->work_cycles = 0; /* the case counts again from here (and from zero on a new mesh) */
+    const long horizon = horizon_cycles(run);
+    const double reach = spread * (double)horizon; /* cells the activity can move into meanwhile */
+    /* The activity moves (the waves that make the hydro scheme's remap work) by up to reach cells
+     * meanwhile, so that a cell d face layers from an active one is active in about 1 - d / reach
+     * of those cycles: each cell weighs the largest such share of the work around it. Without it
+     * the cells the waves enter next weigh as quiet ones, and the rank holding them grows slower
+     * at every cycle (BENCHMARKS.md). */
+    if (ratio > 0 && reach > 1 && lb->spread_id >= 0)
+        cells_spread(run->comm, m, &run->cell_plan, &run->reg, lb->spread_id, extra, reach);
     int q_id = registry_flagged(&run->reg, VAR_SHOCK); /* none (sync_only): no cell is in a shock */
     const double *q = q_id >= 0 ? run->reg.v[q_id].data : NULL;
-    const double t_end = run->time + (double)horizon_cycles(run) * run->dt; /* the cost model's, over the horizon */
+    const double t_end = run->time + (double)horizon * run->dt; /* the cost model's, over the horizon */
     for (int32_t c = 0; c < m->ncells_owned; c++) {
         double cost = cell_cost_mean_of(&lb->model, m, m->node_xyz, q, c, run->time, t_end);
         cell_weights(w + (size_t)ncon * c, ncon, share, cost, extra[c]);
@@ -346,6 +361,10 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, 
     if (ratio > 0)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: a cell's remap step with moving nodes costs %.3f "
                        "quiet cell-cycles (measured)", run->cycle, ratio);
+    if (ratio > 0 && reach > 1)
+        listing_printf(run->lst, "Balance", "Cycle %ld: cost model: the moving cells' work spread over %.1f cells "
+                       "around them, as far as a wave goes in the %ld cycles a new partition serves", run->cycle,
+                       reach, horizon);
     if (ratio > 0 && nph > 1)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: the Lagrange phase is %.1f%% of a quiet "
                        "cell-cycle (measured)", run->cycle, 100 * share);

@@ -76,6 +76,9 @@ ok $? "each rebalance's weights count the measured cost of the cells' remap step
 share=$(sed -n "s/.*Cycle 3: cost model: the Lagrange phase is \([0-9.]*\)% of a quiet cell-cycle (measured)$/\1/p" $log)
 awk -v s="$share" 'BEGIN { exit !(s != "" && s > 0 && s <= 100) }'
 ok $? "with one weight per phase, the Lagrange phase's share of a quiet cell-cycle is measured ($share%)"
+spread=$(sed -n "s/.*Cycle 3: cost model: the moving cells' work spread over \([0-9.]*\) cells around them, as far as a wave goes in the \([0-9]*\) cycles a new partition serves$/\1 \2/p" $log)
+awk -v s="$spread" 'BEGIN { split(s, f, " "); exit !(f[2] > 0 && f[1] == sprintf("%.1f", 0.3 * f[2])) }'
+ok $? "the measured work spreads over cfl (0.3) x the cycles the partition serves, in cells ($spread)"
 
 # ---- the region rebalance lowers the weight imbalance ----
 for d in sod.2.p2p sod.3.p2p sod.4.a2a sedov.3.p2p; do

@@ -12,6 +12,7 @@
 #include "ghostcheck.h"
 #include "gmsh.h"
 #include "setup.h"
+#include "spread.h"
 #include "sync.h"
 #include "sync_only.h"
 #include "tap.h"
@@ -208,6 +209,91 @@ static void material_sync_tests(struct tap *t, MPI_Comm comm, const struct mesh 
                        "ranks did; %lld send cells changed before)", desc, sums[4], sums[5]);
         }
     }
+}
+
+/* ---------- cells_spread against a breadth-first search of the global mesh ---------- */
+static double spread_source(int64_t gid) { return gid % 11 == 3 ? 1.0 + (double)(gid % 3) : 0.0; }
+
+static int cmp64(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether global cells a and b share a face: a face's worth of nodes (4 of a hex, 2 of a quad). */
+static int share_face(const struct cellset *cs, int64_t a, int64_t b, int face_nodes)
+{
+    const int nv = cs->el->nnodes;
+    int shared = 0;
+    for (int i = 0; i < nv; i++)
+        for (int j = 0; j < nv; j++)
+            shared += cs->nodes[a * nv + i] == cs->nodes[b * nv + j];
+    return a != b && shared >= face_nodes;
+}
+
+/* want[N]: each global cell's largest (1 - d / reach) v of the sources d < reach face layers away. */
+static void spread_expected(const struct global *g, int face_nodes, double reach, double *want)
+{
+    const int64_t N = g->cs.ncells;
+    const int nv = g->cs.el->nnodes;
+    int64_t *dist = malloc(sizeof *dist * (size_t)(N + 1)), *queue = malloc(sizeof *queue * (size_t)(N + 1));
+    for (int64_t s = 0; s < N; s++) {
+        const double vs = spread_source(g->cs.gid[s]);
+        want[s] = fmax(want[s], vs);
+        if (vs == 0)
+            continue;
+        for (int64_t i = 0; i < N; i++)
+            dist[i] = -1;
+        int64_t head = 0, tail = 0;
+        dist[s] = 0;
+        queue[tail++] = s;
+        while (head < tail) {
+            const int64_t c = queue[head++];
+            if (dist[c] + 1 >= reach)
+                continue;
+            for (int k = 0; k < nv; k++) {
+                const int64_t node = g->cs.nodes[c * nv + k];
+                for (int64_t j = g->nc_off[node]; j < g->nc_off[node + 1]; j++) {
+                    const int64_t o = g->nc[j];
+                    if (dist[o] < 0 && share_face(&g->cs, c, o, face_nodes)) {
+                        dist[o] = dist[c] + 1;
+                        want[o] = fmax(want[o], (1.0 - (double)dist[o] / reach) * vs);
+                        queue[tail++] = o;
+                    }
+                }
+            }
+        }
+    }
+    free(dist);
+    free(queue);
+}
+
+static void spread_tests(struct tap *t, MPI_Comm comm, const struct config *cfg, const struct mesh *m,
+                         struct sync_plan *cp, struct registry *reg, const char *desc)
+{
+    struct global g;
+    global_build(cfg, &g);
+    const double reach = 4.5; /* 4 layers: 1 to 4 synchronisations for 3 to 1 ghost layers */
+    double *want = calloc((size_t)g.cs.ncells + 1, sizeof *want);
+    spread_expected(&g, cfg->dim == 3 ? 4 : 2, reach, want);
+    double *v = malloc(sizeof *v * (size_t)(m->ncells_owned + 1));
+    for (int32_t c = 0; c < m->ncells_owned; c++)
+        v[c] = spread_source(m->cell_gid[c]);
+    const int id = registry_add_external(reg, "spread", VAR_CELL, 1, VAR_SYNC, "1", NULL);
+    cells_spread(comm, m, cp, reg, id, v, reach);
+    int wrong = reg->v[id].data != NULL;
+    for (int32_t c = 0; c < m->ncells_owned; c++) {
+        const int64_t *at = bsearch(&m->cell_gid[c], g.cs.gid, (size_t)g.cs.ncells, sizeof *g.cs.gid, cmp64);
+        wrong += !at || v[c] != want[at - g.cs.gid];
+    }
+    int total = 0;
+    MPI_Reduce(&wrong, &total, 1, MPI_INT, MPI_SUM, 0, comm);
+    if (comm_rank(comm) == 0)
+        tap_ok(t, total == 0, "%s: cells_spread over 4.5 face layers equals a breadth-first search of the whole mesh "
+               "in every owned cell, to the last bit (%d wrong)", desc, total);
+    free(v);
+    free(want);
+    global_free(&g);
 }
 
 int main(int argc, char **argv)
@@ -618,6 +704,7 @@ int main(int argc, char **argv)
                    "other columns are untouched (%d wrong)", desc, total);
     }
     material_sync_tests(&t, comm, m, &cp, &reg, desc);
+    spread_tests(&t, comm, &cfg, m, &cp, &reg, desc);
     registry_free(&reg);
     sync_plan_free(&cp);
     sync_plan_free(&np);
