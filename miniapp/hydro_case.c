@@ -372,8 +372,13 @@ static double hydro_active_work(void *self, struct run *run, long cycles, double
         extra[c] = steps && cycles > 0 ? ratio * steps[c] / (double)cycles : 0;
     if (steps)
         memset(steps, 0, (size_t)m->ncells_owned * sizeof *steps);
-    /* dt = cfl min L / (c + |v|): no wave crosses more than cfl of a cell per cycle */
-    *spread = s->h.hp.cfl;
+    /* dt = cfl min L / (c + |v|): no wave crosses more than cfl of a cell per cycle; MicroHydro's
+     * control (cfl min L / c) lets one cross more, as the step the flow would allow tells */
+    struct hydro_params flow = s->h.hp;
+    flow.dt_control = DT_MAHYCO;
+    int32_t at;
+    double with_flow = comm_min_double(run->comm, lagrange_dt_candidate(m, &s->h.f, &flow, m->ncells_owned, &at));
+    *spread = fmax(flow.cfl, flow.cfl * run->dt / with_flow);
     return ratio;
 }
 

@@ -339,7 +339,7 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, 
     const long horizon = horizon_cycles(run);
     const double reach = spread * (double)horizon; /* cells the activity can move into meanwhile */
     /* The activity moves (the waves that make the hydro scheme's remap work) by up to reach cells
-     * meanwhile, so that a cell d face layers from an active one is active in about 1 - d / reach
+     * meanwhile, so that a cell d layers from an active one is active in about 1 - d / reach
      * of those cycles: each cell weighs the largest such share of the work around it. Without it
      * the cells the waves enter next weigh as quiet ones, and the rank holding them grows slower
      * at every cycle (BENCHMARKS.md). */
@@ -361,7 +361,7 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, 
     if (ratio > 0)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: a cell's remap step with moving nodes costs %.3f "
                        "quiet cell-cycles (measured)", run->cycle, ratio);
-    if (ratio > 0 && reach > 1)
+    if (ratio > 0 && reach > 1 && lb->spread_id >= 0)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: the moving cells' work spread over %.1f cells "
                        "around them, as far as a wave goes in the %ld cycles a new partition serves", run->cycle,
                        reach, horizon);

@@ -212,7 +212,9 @@ static void material_sync_tests(struct tap *t, MPI_Comm comm, const struct mesh 
 }
 
 /* ---------- cells_spread against a breadth-first search of the global mesh ---------- */
-static double spread_source(int64_t gid) { return gid % 11 == 3 ? 1.0 + (double)(gid % 3) : 0.0; }
+/* Two sources of distinct powers of two, so that a cell's value tells which one reached it and
+ * from how far; the rest 0. */
+static double spread_source(int64_t gid) { return gid == 5 ? 4.0 : gid == 61 ? 2.0 : 0.0; }
 
 static int cmp64(const void *a, const void *b)
 {
@@ -220,19 +222,9 @@ static int cmp64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Whether global cells a and b share a face: a face's worth of nodes (4 of a hex, 2 of a quad). */
-static int share_face(const struct cellset *cs, int64_t a, int64_t b, int face_nodes)
-{
-    const int nv = cs->el->nnodes;
-    int shared = 0;
-    for (int i = 0; i < nv; i++)
-        for (int j = 0; j < nv; j++)
-            shared += cs->nodes[a * nv + i] == cs->nodes[b * nv + j];
-    return a != b && shared >= face_nodes;
-}
-
-/* want[N]: each global cell's largest (1 - d / reach) v of the sources d < reach face layers away. */
-static void spread_expected(const struct global *g, int face_nodes, double reach, double *want)
+/* want[N]: each global cell's largest (1 - d / reach) v of the sources d < reach layers away, a
+ * layer being the cells sharing a node with the previous one (breadth-first through the nodes). */
+static void spread_expected(const struct global *g, double reach, double *want)
 {
     const int64_t N = g->cs.ncells;
     const int nv = g->cs.el->nnodes;
@@ -255,11 +247,11 @@ static void spread_expected(const struct global *g, int face_nodes, double reach
                 const int64_t node = g->cs.nodes[c * nv + k];
                 for (int64_t j = g->nc_off[node]; j < g->nc_off[node + 1]; j++) {
                     const int64_t o = g->nc[j];
-                    if (dist[o] < 0 && share_face(&g->cs, c, o, face_nodes)) {
-                        dist[o] = dist[c] + 1;
-                        want[o] = fmax(want[o], (1.0 - (double)dist[o] / reach) * vs);
-                        queue[tail++] = o;
-                    }
+                    if (dist[o] >= 0)
+                        continue;
+                    dist[o] = dist[c] + 1;
+                    want[o] = fmax(want[o], (1.0 - (double)dist[o] / reach) * vs);
+                    queue[tail++] = o;
                 }
             }
         }
@@ -268,31 +260,39 @@ static void spread_expected(const struct global *g, int face_nodes, double reach
     free(queue);
 }
 
+/* reach 7.5: 7 layers, 3 synchronisations with 3 ghost layers and 7 with 1; 4: an integer reach
+ * (its last layer weighs 0); 1: nothing moves. */
 static void spread_tests(struct tap *t, MPI_Comm comm, const struct config *cfg, const struct mesh *m,
                          struct sync_plan *cp, struct registry *reg, const char *desc)
 {
     struct global g;
     global_build(cfg, &g);
-    const double reach = 4.5; /* 4 layers: 1 to 4 synchronisations for 3 to 1 ghost layers */
-    double *want = calloc((size_t)g.cs.ncells + 1, sizeof *want);
-    spread_expected(&g, cfg->dim == 3 ? 4 : 2, reach, want);
-    double *v = malloc(sizeof *v * (size_t)(m->ncells_owned + 1));
-    for (int32_t c = 0; c < m->ncells_owned; c++)
-        v[c] = spread_source(m->cell_gid[c]);
     const int id = registry_add_external(reg, "spread", VAR_CELL, 1, VAR_SYNC, "1", NULL);
-    cells_spread(comm, m, cp, reg, id, v, reach);
-    int wrong = reg->v[id].data != NULL;
-    for (int32_t c = 0; c < m->ncells_owned; c++) {
-        const int64_t *at = bsearch(&m->cell_gid[c], g.cs.gid, (size_t)g.cs.ncells, sizeof *g.cs.gid, cmp64);
-        wrong += !at || v[c] != want[at - g.cs.gid];
+    const double reaches[] = {7.5, 4.0, 1.0};
+    for (int r = 0; r < 3; r++) {
+        double *want = calloc((size_t)g.cs.ncells + 1, sizeof *want);
+        spread_expected(&g, reaches[r], want);
+        double *v = malloc(sizeof *v * (size_t)(m->ncells_owned + 1));
+        for (int32_t c = 0; c < m->ncells_owned; c++)
+            v[c] = spread_source(m->cell_gid[c]);
+        cells_spread(comm, m, cp, reg, id, v, reaches[r]);
+        int wrong = reg->v[id].data != NULL, reached = 0;
+        for (int32_t c = 0; c < m->ncells_owned; c++) {
+            const int64_t *at = bsearch(&m->cell_gid[c], g.cs.gid, (size_t)g.cs.ncells, sizeof *g.cs.gid, cmp64);
+            wrong += !at || v[c] != want[at - g.cs.gid];
+            reached += v[c] > 0 && spread_source(m->cell_gid[c]) == 0;
+        }
+        int sums[2] = {0, 0}, mine[2] = {wrong, reached}, want_reached = 0;
+        for (int64_t i = 0; i < g.cs.ncells; i++)
+            want_reached += want[i] > 0 && spread_source(g.cs.gid[i]) == 0;
+        MPI_Reduce(mine, sums, 2, MPI_INT, MPI_SUM, 0, comm);
+        if (comm_rank(comm) == 0)
+            tap_ok(t, sums[0] == 0 && sums[1] == want_reached, "%s: cells_spread over %.1f layers equals a breadth-first "
+                   "search of the whole mesh in every owned cell, to the last bit (%d wrong, %d cells reached of %d)",
+                   desc, reaches[r], sums[0], sums[1], want_reached);
+        free(v);
+        free(want);
     }
-    int total = 0;
-    MPI_Reduce(&wrong, &total, 1, MPI_INT, MPI_SUM, 0, comm);
-    if (comm_rank(comm) == 0)
-        tap_ok(t, total == 0, "%s: cells_spread over 4.5 face layers equals a breadth-first search of the whole mesh "
-               "in every owned cell, to the last bit (%d wrong)", desc, total);
-    free(v);
-    free(want);
     global_free(&g);
 }
 
