@@ -59,14 +59,10 @@ void listing_printf(struct listing *l, const char *module, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    for (int i = 0; i < l->nout; i++)
+    for (int i = 0; i < l->nout; i++) { /* flushed: a listing followed with tail -f, or cut short by a
+                                          * kill, shows every line written so far */
         fprintf(l->out[i], "*I-%-11s%s\n", module, msg);
+        fflush(l->out[i]);
+    }
 }
 
-void listing_flush(struct listing *l)
-{
-    if (!l)
-        return;
-    for (int i = 0; i < l->nout; i++)
-        fflush(l->out[i]);
-}

@@ -17,10 +17,9 @@ struct listing {
 struct listing *listing_create(int rank, char *err, size_t errlen);
 void listing_destroy(struct listing *l);
 
-/* One line: "*I-<module padded to 11> <message>". */
+/* One line: "*I-<module padded to 11> <message>", flushed. */
 void listing_printf(struct listing *l, const char *module, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void listing_flush(struct listing *l);
 bool listing_parallel_output(void);
 
 #endif

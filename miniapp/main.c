@@ -116,7 +116,6 @@ static void dump(struct run *run)
     if (checkpoint_write(run->dumps, run->mesh, &run->reg, &meta, &rep, err, sizeof err)) {
         listing_printf(run->lst, "Checkpoint", "Dump %s: cycle %ld, failed: %s", rep.path, run->cycle,
                        run->rank == 0 ? err : "see rank 0");
-        listing_flush(run->lst);
         run_exit_collective(run, EXIT_RUNTIME, err);
     }
     timers_stop(&run->tm, TIMER_DUMP);
@@ -178,7 +177,6 @@ static void prolog(struct run *run)
     timers_stop(&run->tm, TIMER_INIT);
     listing_printf(run->lst, "Internal", "Initialisation done in %.6f s; starting the time loop",
                    run->tm.total[TIMER_INIT]);
-    listing_flush(run->lst);
 }
 
 /* A stop request every rank agreed on: dump (once per cycle), say where and how to restart.
@@ -196,7 +194,6 @@ static int act_on_stop(struct run *run, enum stop_request req)
         listing_printf(run->lst, "Stop", "%s at cycle %ld (time %.6e): no dump (output.checkpoint_period = -1)%s", why,
                        run->cycle, run->time, req == STOP_DUMP ? "; going on" : "; ending");
     }
-    listing_flush(run->lst);
     return req != STOP_DUMP;
 }
 

@@ -31,4 +31,20 @@ ARCANE_PARALLEL_OUTPUT=0 mpi 2 "$HYDRO" "$DECK" run.max_cycles=2 > /dev/null
 [ ! -e output0 ] && [ ! -e output1 ]; ok $? "ARCANE_PARALLEL_OUTPUT=0 writes no per-rank files"
 mpi 2 "$HYDRO" "$DECK" run.max_cycles=2 > plain.txt
 [ ! -e output0 ] && [ "$(grep -c TotalReel plain.txt)" -eq 1 ]; ok $? "default: rank 0 alone prints, to stdout"
+
+# Each line reaches the file when written: a listing followed with tail -f, or a job killed by its
+# scheduler, shows every cycle so far. Buffered, the first cycle lines would show only once 4 KB
+# had gathered, some 20 cycles later (50 ms each here). Started without mpirun (a singleton), whose output goes
+# through a terminal when it can (line-buffered), where a batch launcher or SMPI writes a file.
+timeout "$TIMEOUT" "$HYDRO" "$top/inputs/default.ini" mesh.nx=200 mesh.ny=30 mesh.nz=30 run.max_cycles=100000 output.listing_period=1 \
+    output.checkpoint_period=-1 mesh.seed=31337 > live.txt 2>&1 &
+for i in $(seq 600); do
+    grep -q "^\*I-Loop       Cycle      2 " live.txt && break
+    sleep 0.1
+done
+pkill -KILL -f "mesh.seed=31337" 2> /dev/null
+wait
+last=$(sed -n 's/^\*I-Loop       Cycle *\([0-9]*\) .*/\1/p' live.txt | tail -n 1)
+[ -n "$last" ] && [ "$last" -ge 2 ] && [ "$last" -lt 12 ]
+ok $? "cycle 2's line is in the file while the run goes on (a KILL then finds cycle ${last:-none} last)"
 done_testing
