@@ -287,9 +287,9 @@ static void spread_tests(struct tap *t, MPI_Comm comm, const struct config *cfg,
             want_reached += want[i] > 0 && spread_source(g.cs.gid[i]) == 0;
         MPI_Reduce(mine, sums, 2, MPI_INT, MPI_SUM, 0, comm);
         if (comm_rank(comm) == 0)
-            tap_ok(t, sums[0] == 0 && sums[1] == want_reached, "%s: cells_spread over %.1f layers equals a breadth-first "
-                   "search of the whole mesh in every owned cell, to the last bit (%d wrong, %d cells reached of %d)",
-                   desc, reaches[r], sums[0], sums[1], want_reached);
+            tap_ok(t, sums[0] == 0 && sums[1] == want_reached, "%s: cells_spread over %.1f layers equals a "
+                   "breadth-first search of the whole mesh in every owned cell, to the last bit (%d wrong, %d cells "
+                   "reached of %d)", desc, reaches[r], sums[0], sums[1], want_reached);
         free(v);
         free(want);
     }
