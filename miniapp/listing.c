@@ -65,4 +65,3 @@ void listing_printf(struct listing *l, const char *module, const char *fmt, ...)
         fflush(l->out[i]);
     }
 }
-

@@ -343,7 +343,8 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, 
      * of those cycles: each cell weighs the largest such share of the work around it. Without it
      * the cells the waves enter next weigh as quiet ones, and the rank holding them grows slower
      * at every cycle (BENCHMARKS.md). */
-    if (ratio > 0 && reach > 1 && lb->spread_id >= 0)
+    const int spreads = ratio > 0 && reach > 1 && lb->spread_id >= 0;
+    if (spreads)
         cells_spread(run->comm, m, &run->cell_plan, &run->reg, lb->spread_id, extra, reach);
     int q_id = registry_flagged(&run->reg, VAR_SHOCK); /* none (sync_only): no cell is in a shock */
     const double *q = q_id >= 0 ? run->reg.v[q_id].data : NULL;
@@ -361,7 +362,7 @@ static int *weights(struct loadbalance *lb, struct run *run, int ncon, int nph, 
     if (ratio > 0)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: a cell's remap step with moving nodes costs %.3f "
                        "quiet cell-cycles (measured)", run->cycle, ratio);
-    if (ratio > 0 && reach > 1 && lb->spread_id >= 0)
+    if (spreads)
         listing_printf(run->lst, "Balance", "Cycle %ld: cost model: the moving cells' work spread over %.1f cells "
                        "around them, as far as a wave goes in the %ld cycles a new partition serves", run->cycle,
                        reach, horizon);

@@ -34,10 +34,11 @@ mpi 2 "$HYDRO" "$DECK" run.max_cycles=2 > plain.txt
 
 # Each line reaches the file when written: a listing followed with tail -f, or a job killed by its
 # scheduler, shows every cycle so far. Buffered, the first cycle lines would show only once 4 KB
-# had gathered, some 20 cycles later (50 ms each here). Started without mpirun (a singleton), whose output goes
-# through a terminal when it can (line-buffered), where a batch launcher or SMPI writes a file.
-timeout "$TIMEOUT" "$HYDRO" "$top/inputs/default.ini" mesh.nx=200 mesh.ny=30 mesh.nz=30 run.max_cycles=100000 output.listing_period=1 \
-    output.checkpoint_period=-1 mesh.seed=31337 > live.txt 2>&1 &
+# had gathered, some 20 cycles later (50 ms each here). Started without mpirun (a singleton):
+# mpirun's output goes through a terminal when it can (line-buffered), where a batch launcher or
+# SMPI writes a file.
+timeout "$TIMEOUT" "$HYDRO" "$top/inputs/default.ini" mesh.nx=200 mesh.ny=30 mesh.nz=30 run.max_cycles=100000 \
+    output.listing_period=1 output.checkpoint_period=-1 mesh.seed=31337 > live.txt 2>&1 &
 for i in $(seq 600); do
     grep -q "^\*I-Loop       Cycle      2 " live.txt && break
     sleep 0.1
