@@ -441,6 +441,22 @@ static void test_idmap_and_pack(void)
     ok &= idmap_get(&m, 3) == -1 && m.n == 100000;
     tap_ok(&t, ok, "idmap: 100000 keys through growth, no overwrite, absent key -1");
     idmap_free(&m);
+    /* ids in a power-of-two stride and in runs that start a power of two apart (ranks' shares) */
+    idmap_init(&m, 16);
+    ok = 1;
+    for (int64_t i = 0; i < 20000; i++)
+        ok &= idmap_put(&m, i << 20, i) == 1 && idmap_put(&m, (i % 8 + 1) * ((int64_t)1 << 40) + i / 8, -i) == 1;
+    int64_t sum = 0, seen = 0;
+    for (size_t i = 0; i < m.cap; i++) /* every key once, by slot */
+        if (m.slot[i].key >= 0) {
+            seen++;
+            sum += m.slot[i].val;
+        }
+    for (int64_t i = 0; i < 20000; i++)
+        ok &= idmap_get(&m, i << 20) == i && idmap_get(&m, (i % 8 + 1) * ((int64_t)1 << 40) + i / 8) == -i;
+    tap_ok(&t, ok && seen == 40000 && sum == 0 && m.n == 40000 && idmap_get(&m, 1 << 19) == -1,
+           "idmap: strided ids and runs of ids a power of two apart, each found and listed once");
+    idmap_free(&m);
 
     struct box b = make_box(3, 3, 2, 2, 0.3);
     struct cellset s, r;
