@@ -112,13 +112,13 @@ void cellset_pack(const struct cellset *s, const int32_t *cells, int64_t n, stru
     }
     buf_put_i64(b, nn);
     for (size_t i = 0; i < seen.cap; i++) {
-        if (seen.slot[i].key < 0)
+        if (seen.keys[i] < 0)
             continue;
-        const double *x = cellset_node_xyz(s, seen.slot[i].key);
+        const double *x = cellset_node_xyz(s, seen.keys[i]);
         if (!x)
             hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: node %lld has no coordinates",
-                        (long long)seen.slot[i].key);
-        buf_put_i64(b, seen.slot[i].key);
+                        (long long)seen.keys[i]);
+        buf_put_i64(b, seen.keys[i]);
         buf_put(b, x, 3 * sizeof *x);
     }
     idmap_free(&seen);

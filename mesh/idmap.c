@@ -16,17 +16,13 @@ static uint64_t mix(uint64_t x)
     return x;
 }
 
-/* The slot a key is looked for from: a full mix, so that ids in regular strides or in several
- * ranges (a rank's share of a mesh) spread over the table. Keeping runs of consecutive ids
- * together was as fast on the mesh's lookups and twice as slow on strided ids. */
-static size_t home(const struct idmap *m, int64_t key) { return (size_t)mix((uint64_t)key) & (m->cap - 1); }
-
 static void alloc_table(struct idmap *m, size_t cap)
 {
     m->cap = cap;
     m->n = 0;
-    m->slot = xmalloc(cap * sizeof *m->slot);
-    memset(m->slot, 0xff, cap * sizeof *m->slot); /* every key -1 */
+    m->keys = xmalloc(cap * sizeof *m->keys);
+    m->vals = xmalloc(cap * sizeof *m->vals);
+    memset(m->keys, 0xff, cap * sizeof *m->keys); /* all -1 */
 }
 
 void idmap_init(struct idmap *m, size_t expected)
@@ -39,7 +35,8 @@ void idmap_init(struct idmap *m, size_t expected)
 
 void idmap_free(struct idmap *m)
 {
-    free(m->slot);
+    free(m->keys);
+    free(m->vals);
     memset(m, 0, sizeof *m);
 }
 
@@ -48,22 +45,24 @@ static void grow(struct idmap *m)
     struct idmap old = *m;
     alloc_table(m, old.cap * 2);
     for (size_t i = 0; i < old.cap; i++)
-        if (old.slot[i].key >= 0)
-            idmap_put(m, old.slot[i].key, old.slot[i].val);
-    free(old.slot);
+        if (old.keys[i] >= 0)
+            idmap_put(m, old.keys[i], old.vals[i]);
+    free(old.keys);
+    free(old.vals);
 }
 
 int64_t idmap_get_or_put(struct idmap *m, int64_t key, int64_t val)
 {
     if (2 * (m->n + 1) > m->cap)
         grow(m);
-    size_t mask = m->cap - 1, i = home(m, key);
-    while (m->slot[i].key >= 0) {
-        if (m->slot[i].key == key)
-            return m->slot[i].val;
+    size_t mask = m->cap - 1, i = (size_t)mix((uint64_t)key) & mask;
+    while (m->keys[i] >= 0) {
+        if (m->keys[i] == key)
+            return m->vals[i];
         i = (i + 1) & mask;
     }
-    m->slot[i] = (struct idmap_slot){key, val};
+    m->keys[i] = key;
+    m->vals[i] = val;
     m->n++;
     return val;
 }
@@ -79,10 +78,10 @@ int64_t idmap_get(const struct idmap *m, int64_t key)
 {
     if (!m->cap)
         return -1;
-    size_t mask = m->cap - 1, i = home(m, key);
-    while (m->slot[i].key >= 0) {
-        if (m->slot[i].key == key)
-            return m->slot[i].val;
+    size_t mask = m->cap - 1, i = (size_t)mix((uint64_t)key) & mask;
+    while (m->keys[i] >= 0) {
+        if (m->keys[i] == key)
+            return m->vals[i];
         i = (i + 1) & mask;
     }
     return -1;

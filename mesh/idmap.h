@@ -5,14 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A key and its value side by side: a lookup reads one cache line, not one in each of two
- * arrays (the rebalance's mesh rebuild makes millions of them). */
-struct idmap_slot {
-    int64_t key; /* -1 marks an empty slot */
-    int64_t val;
-};
 struct idmap {
-    struct idmap_slot *slot; /* [cap]: iterate over it for the keys, in no particular order */
+    int64_t *keys; /* -1 marks an empty slot */
+    int64_t *vals;
     size_t cap, n;
 };
 

@@ -448,9 +448,9 @@ static void test_idmap_and_pack(void)
         ok &= idmap_put(&m, i << 20, i) == 1 && idmap_put(&m, (i % 8 + 1) * ((int64_t)1 << 40) + i / 8, -i) == 1;
     int64_t sum = 0, seen = 0;
     for (size_t i = 0; i < m.cap; i++) /* every key once, by slot */
-        if (m.slot[i].key >= 0) {
+        if (m.keys[i] >= 0) {
             seen++;
-            sum += m.slot[i].val;
+            sum += m.vals[i];
         }
     for (int64_t i = 0; i < 20000; i++)
         ok &= idmap_get(&m, i << 20) == i && idmap_get(&m, (i % 8 + 1) * ((int64_t)1 << 40) + i / 8) == -i;
