@@ -148,6 +148,9 @@ section materials sh "$top/run/bench_materials.sh" $mat_args -o "$vals"
 section patterns sh "$top/run/bench_patterns.sh" -n "$ranks" $pat_args -o "$vals" $pat_deck
 # shellcheck disable=SC2086
 section weak sh "$top/run/bench_weak.sh" -n "$ranks" $weak_args -o "$vals" $weak_deck
+# the same with every rank's block alike (the bench box's blocks change shape with the ranks)
+# shellcheck disable=SC2086
+section weak_cube sh "$top/run/bench_weak.sh" -n "$ranks" -s cube $weak_args -o "$vals" $weak_deck
 # shellcheck disable=SC2086
 section migration sh "$top/run/bench_migration.sh" -n "$ranks" $mig_args -o "$vals" $mig_deck
 # shellcheck disable=SC2086
@@ -248,6 +251,11 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
         "$(v weak_ceiling)" "" - - - - - 1 %.3f
     row "Weak scaling 1 -> $ranks ranks: efficiency / ceiling" \
         "$(awk -v e="$(v weak_eff)" -v c="$(v weak_ceiling)" 'BEGIN {print e / c}')" "" - - - - - 1 %.3f
+    row "Weak scaling 1 -> $ranks ranks, minimal, every rank the same 30 x 26 x 25 block (--shape cube): efficiency" \
+        "$(v weak_eff_cube)" "" - - value ge 0.95 1 %.3f
+    row "Weak scaling 1 -> $ranks ranks, same blocks: the machine's ceiling" "$(v weak_ceiling_cube)" "" - - - - - 1 %.3f
+    row "Weak scaling 1 -> $ranks ranks, same blocks: efficiency / ceiling" \
+        "$(awk -v e="$(v weak_eff_cube)" -v c="$(v weak_ceiling_cube)" 'BEGIN {print e / c}')" "" - - - - - 1 %.3f
     row "Two materials against one, grind 3D bisod_x (loop, 1 rank)" "$(v mat_two_loop)" ns "one material" \
         "$(v mat_one_loop)" ratio le 1.3 1 %.0f
     row "Two materials against one, memory per further cell" "$(v mat_two_mem)" B/cell "one material" \
@@ -370,6 +378,12 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     echo "## Weak scaling beside the machine's ceiling (run/bench_weak.sh)"
     echo
     cat "$tmp/weak.md"
+    echo
+    echo "The same with every rank's block alike (run/bench_weak.sh -s cube): the bench box's rank blocks"
+    echo "change shape with the rank count (125 x 12 x 13 cells on 1 rank, 76 x 16 x 16 per rank on 2),"
+    echo "and with them the remap's work per rank (the cells around the waves grow with the block's cross-section)."
+    echo
+    cat "$tmp/weak_cube.md"
     echo
     echo "## Migration (run/bench_migration.sh, raw baseline run/bench/raw_p2p.c)"
     echo

@@ -7,9 +7,13 @@
 # repeats of the slowest rank's loop time; efficiency = 1-rank loop / N-rank loop, ceiling =
 # 1-rank loop / the slowest of the independent runs, and efficiency / ceiling (what the
 # communication and the partition cost beyond sharing the machine).
-# usage: run/bench_weak.sh [-n N] [-r REPEATS] [-p PATTERN] [-o FILE] [section.key=value ...]
-#   -n ranks (default 2), -p mahyco or minimal (default minimal), -o appends "key value" lines
-#   (weak_n, weak_loop_1_s, weak_loop_n_s, weak_loop_indep_s, weak_eff, weak_ceiling) to FILE.
+# usage: run/bench_weak.sh [-n N] [-r REPEATS] [-p PATTERN] [-s SHAPE] [-o FILE] [section.key=value ...]
+#   -n ranks (default 2), -p mahyco or minimal (default minimal), -s the mesh rule of
+#   run/weak_scaling.sh: bench (default: the bench's 1 x 0.1 x 0.1 box, whose rank blocks change
+#   shape with the rank count: 125 x 12 x 13 cells on 1 rank, 76 x 16 x 16 per rank on 2) or cube
+#   (every rank the same block, 30 x 26 x 25, the box growing with the ranks); -o appends "key
+#   value" lines (weak_n, weak_loop_1_s, weak_loop_n_s, weak_loop_indep_s, weak_eff, weak_ceiling;
+#   with -s cube each key ends in _cube) to FILE.
 # env: MPIRUN (launcher, default "mpirun"), MPI_ARGS (extra launcher arguments), HYDRO (binary)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,14 +22,16 @@ mpirun_cmd=${MPIRUN:-mpirun}
 ranks=2
 repeats=5
 pattern=minimal
+shape=bench
 out=
-usage() { echo "usage: $0 [-n N] [-r REPEATS] [-p PATTERN] [-o FILE] [section.key=value ...]" >&2; exit 2; }
+usage() { echo "usage: $0 [-n N] [-r REPEATS] [-p PATTERN] [-s SHAPE] [-o FILE] [section.key=value ...]" >&2; exit 2; }
 help() { sed -n '2,/^set -eu/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; exit 0; }
-while getopts n:r:p:o:h opt; do
+while getopts n:r:p:s:o:h opt; do
     case $opt in
     n) ranks=$OPTARG ;;
     r) repeats=$OPTARG ;;
     p) pattern=$OPTARG ;;
+    s) shape=$OPTARG ;;
     o) out=$OPTARG ;;
     h) help ;;
     *) usage ;;
@@ -35,15 +41,19 @@ shift $((OPTIND - 1))
 for n in "$ranks" "$repeats"; do case $n in "" | *[!0-9]* | 0) usage ;; esac; done
 [ "$ranks" -ge 2 ] || { echo "$0: -n needs at least 2 ranks (the comparison is against one)" >&2; exit 2; }
 case $pattern in mahyco | minimal) ;; *) usage ;; esac
+case $shape in bench | cube) ;; *) usage ;; esac
 [ -x "$hydro" ] || { echo "$0: $hydro not found: build it with make" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$top/run/bench_lib.sh" # median, timer, peak, cells_of, cycles_of, bytes_avg_of, loop_max
 
 # the meshes: run/weak_scaling.sh's rule, block partitioner
-HYDRO=$hydro bash "$top/run/weak_scaling.sh" --dry-run -n "1,$ranks" -p "$pattern" > "$tmp/plan" 2>&1 ||
+HYDRO=$hydro bash "$top/run/weak_scaling.sh" --dry-run -n "1,$ranks" -p "$pattern" --shape "$shape" > "$tmp/plan" 2>&1 ||
     { cat "$tmp/plan" >&2; exit 1; }
-mesh_of() { awk -v n="$1" '!/^#/ && $1 == n {printf "mesh.nx=%s mesh.ny=%s mesh.nz=%s", $2, $3, $4}' "$tmp/plan"; }
+# the cube rule's box changes with the rank count: its ly and lz (the last two columns) go too
+mesh_of() { awk -v n="$1" -v s="$shape" '!/^#/ && $1 == n {printf "mesh.nx=%s mesh.ny=%s mesh.nz=%s", $2, $3, $4
+                                                        if (s == "cube") printf " mesh.ly=%s mesh.lz=%s", $(NF - 1), $NF}' \
+    "$tmp/plan"; }
 m1=$(mesh_of 1) mn=$(mesh_of "$ranks")
 [ -n "$m1" ] && [ -n "$mn" ] || { echo "$0: no mesh for 1 or $ranks ranks from run/weak_scaling.sh --dry-run" >&2; exit 1; }
 # one NAME NP MESH: a run, its slowest rank's loop appended to NAME's list
@@ -88,7 +98,7 @@ for i in $(seq "$repeats"); do
     for k in $(seq "$ranks"); do loop_max "$tmp/out.indep$k"; done | sort -g | tail -n 1 >> "$tmp/loop_indep"
 done
 l1=$(median < "$tmp/loop_1") ln=$(median < "$tmp/loop_n") li=$(median < "$tmp/loop_indep")
-echo "inputs/bench/mahyco.ini, pattern $pattern, block partitioner, $(cycles_of "$tmp/out.single") cycles;" \
+echo "inputs/bench/mahyco.ini, pattern $pattern, block partitioner, mesh rule $shape, $(cycles_of "$tmp/out.single") cycles;" \
     "1 rank: $m1 ($(cells_of "$tmp/out.single") cells), $ranks ranks: $mn ($(cells_of "$tmp/out.many") cells);" \
     "$repeats interleaved repeats, medians of the slowest rank's loop${*:+; $*}"
 echo
@@ -99,6 +109,8 @@ awk -v a="$l1" -v n="$ranks" -v b="$ln" -v c="$li" 'BEGIN {
     printf "| %d ranks (weak scaling: efficiency) | %.4f | %.3f |\n", n, b, a / b
     printf "| %d independent 1-rank runs at once (the ceiling) | %.4f | %.3f |\n", n, c, a / c
     printf "| efficiency / ceiling | | %.3f |\n", c / b }'
-[ -z "$out" ] || awk -v n="$ranks" -v a="$l1" -v b="$ln" -v c="$li" 'BEGIN {
-    printf "weak_n %d\nweak_loop_1_s %s\nweak_loop_n_s %s\nweak_loop_indep_s %s\n", n, a, b, c
-    printf "weak_eff %.6f\nweak_ceiling %.6f\n", a / b, a / c }' >> "$out"
+sfx=
+[ "$shape" = bench ] || sfx=_$shape
+[ -z "$out" ] || awk -v n="$ranks" -v a="$l1" -v b="$ln" -v c="$li" -v x="$sfx" 'BEGIN {
+    printf "weak_n%s %d\nweak_loop_1_s%s %s\nweak_loop_n_s%s %s\nweak_loop_indep_s%s %s\n", x, n, x, a, x, b, x, c
+    printf "weak_eff%s %.6f\nweak_ceiling%s %.6f\n", x, a / b, x, a / c }' >> "$out"

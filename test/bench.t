@@ -159,6 +159,19 @@ ok $st "bench_weak.sh: 1 and 2 ranks and 2 independent runs: loops, efficiency, 
 [ $st -eq 0 ] || diag "$(cat "$scratch/weak.md")"
 sh run/bench_weak.sh -n 1 > /dev/null 2>&1
 ok $(($? != 2)) "bench_weak.sh -n 1: exit 2 (nothing to compare)"
+# -s cube: every rank the same block, the box's ly and lz per rank count, keys ending in _cube
+HYDRO="$BUILD/hydro" MPIRUN="$MPIRUN" sh run/bench_weak.sh -r 1 -s cube -o "$scratch/weakc" run.max_cycles=2 \
+    > "$scratch/weakc.md" 2>&1
+st=$?
+for k in weak_loop_1_s_cube weak_loop_n_s_cube weak_eff_cube weak_ceiling_cube; do
+    positive $k "$scratch/weakc" || { st=1; diag "no positive $k"; }
+done
+grep -q 'mesh rule cube.*1 rank: mesh.nx=30 mesh.ny=26 mesh.nz=25 mesh.ly=0.866.* (19500 cells), 2 ranks: mesh.nx=60 mesh.ny=26 mesh.nz=25 mesh.ly=0.433.* (39000 cells)' \
+    "$scratch/weakc.md" || st=1
+ok $st "bench_weak.sh -s cube: one 30 x 26 x 25 block per rank, the box shrinking across, keys _cube"
+[ $st -eq 0 ] || diag "$(cat "$scratch/weakc.md")"
+sh run/bench_weak.sh -s sphere > /dev/null 2>&1
+ok $(($? != 2)) "bench_weak.sh -s sphere: exit 2"
 
 # load balancing and partition benchmarks (issue 17), on tiny meshes: every variant's figures
 HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_balance.sh -r 1 -p "metis zoltan" -o "$scratch/bal" \
