@@ -29,6 +29,15 @@ static const double *item_part(const struct sync_group *g, int k, int32_t i, dou
     return row;
 }
 
+/* The end of the ghosts g refreshes: those of its layers (sync_group_set_depth), which come first. */
+static int32_t refreshed_end(const struct mesh *m, const struct sync_group *g)
+{
+    const int cells = g->plan->center == VAR_CELL;
+    const int32_t end = cells ? m->cell_layer_start[g->depth + 1] : m->node_layer_start[g->depth + 1];
+    const int32_t n = cells ? m->ncells : m->nnodes;
+    return end < n ? end : n;
+}
+
 /* Parts of an item: the variables, and the composition in a material group. */
 static int item_parts(const struct sync_group *g) { return g->nvars + (g->nmat > 0); }
 
@@ -72,7 +81,7 @@ static long long compare(const struct sync_group *g, const struct mesh *m, int32
 void ghost_check_fetch(MPI_Comm comm, const struct mesh *m, const struct sync_group *g, struct inbox *answered)
 {
     const int cells = g->plan->center == VAR_CELL;
-    const int32_t first = cells ? m->ncells_owned : m->nnodes_owned, last = cells ? m->ncells : m->nnodes;
+    const int32_t first = cells ? m->ncells_owned : m->nnodes_owned, last = refreshed_end(m, g);
     const int32_t *owner = cells ? m->ghost_cell_owner : m->ghost_node_owner; /* [i - first] */
     const int64_t *gid = cells ? m->cell_gid : m->node_gid;
     struct outbox ask, answer;
@@ -101,7 +110,7 @@ long long ghost_check_compare(const struct mesh *m, const struct sync_group *g, 
                               long long *compared, char *what, size_t n)
 {
     const int cells = g->plan->center == VAR_CELL;
-    const int32_t first = cells ? m->ncells_owned : m->nnodes_owned, last = cells ? m->ncells : m->nnodes;
+    const int32_t first = cells ? m->ncells_owned : m->nnodes_owned, last = refreshed_end(m, g);
     const int32_t *owner = cells ? m->ghost_cell_owner : m->ghost_node_owner; /* [i - first] */
     long long bad = 0;
     *compared = 0;

@@ -18,7 +18,37 @@ struct ghost_list {
     int *rank;   /* ascending */
     int32_t *off;
     int32_t *idx;
+    int32_t *upto; /* [n * SYNC_DEPTHS] (struct sync_plan) */
 };
+
+/* The layer of local item i, from its mesh's layer starts (cells: 0 owned, 1.. the ghosts'; nodes:
+ * 0 those of the owned cells, owned or not). */
+static int item_layer(const int32_t *start, int32_t i)
+{
+    int l = 0;
+    while (l < MAX_LAYERS && i >= start[l + 1])
+        l++;
+    return l;
+}
+
+/* Each list's items per layer, as prefix counts; the lists must go by layer (local order does). */
+static void count_layers(struct ghost_list *g, const int32_t *start)
+{
+    g->upto = xcalloc((size_t)(g->n ? g->n : 1) * SYNC_DEPTHS, sizeof *g->upto);
+    for (int k = 0; k < g->n; k++) {
+        int32_t *u = g->upto + (size_t)k * SYNC_DEPTHS;
+        int last = 0;
+        for (int32_t j = g->off[k]; j < g->off[k + 1]; j++) {
+            const int l = item_layer(start, g->idx[j]);
+            if (l < last)
+                hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: ghost item %d out of layer order", g->idx[j]);
+            last = l;
+            u[l]++;
+        }
+        for (int d = 1; d < SYNC_DEPTHS; d++)
+            u[d] += u[d - 1];
+    }
+}
 
 /* Ghost items (owner != me, owner[i - first] for item i) grouped by owner rank, in local order
  * inside a group. */
@@ -55,13 +85,16 @@ static void plan_from(struct sync_plan *p, enum var_center center, const struct 
     p->recv_rank = recv->rank;
     p->recv_off = recv->off;
     p->recv_idx = recv->idx;
+    p->recv_upto = recv->upto;
     p->send_off = xmalloc(sizeof *p->send_off);
     p->send_off[0] = 0;
     p->next_tag = center == VAR_CELL ? 0 : 1;
 }
 
-static void add_send(struct sync_plan *p, int rank, const int32_t *idx, int32_t n)
+static void add_send(struct sync_plan *p, int rank, const int32_t *idx, int32_t n, const int32_t *upto)
 {
+    p->send_upto = xrealloc(p->send_upto, (size_t)(p->nsend + 1) * SYNC_DEPTHS * sizeof *p->send_upto);
+    memcpy(p->send_upto + (size_t)p->nsend * SYNC_DEPTHS, upto, SYNC_DEPTHS * sizeof *upto);
     p->send_rank = xrealloc(p->send_rank, (size_t)(p->nsend + 1) * sizeof *p->send_rank);
     p->send_off = xrealloc(p->send_off, (size_t)(p->nsend + 2) * sizeof *p->send_off);
     p->send_idx = xrealloc(p->send_idx, (size_t)(p->send_off[p->nsend] + n + 1) * sizeof *p->send_idx);
@@ -77,6 +110,8 @@ void sync_plans_build(MPI_Comm comm, const struct mesh *m, struct sync_plan *cel
     struct ghost_list gc, gn;
     group_by_owner(m->ghost_cell_owner, m->ncells_owned, m->ncells, me, P, &gc);
     group_by_owner(m->ghost_node_owner, m->nnodes_owned, m->nnodes, me, P, &gn);
+    count_layers(&gc, m->cell_layer_start);
+    count_layers(&gn, m->node_layer_start);
 
     /* tell each owner which of its items we hold, in our order */
     struct outbox out;
@@ -96,9 +131,13 @@ void sync_plans_build(MPI_Comm comm, const struct mesh *m, struct sync_plan *cel
         buf_put_i64(b, nc);
         for (int32_t i = 0; i < nc; i++)
             buf_put_i64(b, m->cell_gid[gc.idx[gc.off[ic] + i]]);
+        for (int d = 0; d < SYNC_DEPTHS; d++) /* and how many of them lie in layers <= d */
+            buf_put_i64(b, ic < 0 ? 0 : gc.upto[(size_t)ic * SYNC_DEPTHS + d]);
         buf_put_i64(b, nn);
         for (int32_t i = 0; i < nn; i++)
             buf_put_i64(b, m->node_gid[gn.idx[gn.off[in_] + i]]);
+        for (int d = 0; d < SYNC_DEPTHS; d++)
+            buf_put_i64(b, in_ < 0 ? 0 : gn.upto[(size_t)in_ * SYNC_DEPTHS + d]);
     }
     struct inbox in;
     comm_exchange(comm, &out, &in);
@@ -110,7 +149,7 @@ void sync_plans_build(MPI_Comm comm, const struct mesh *m, struct sync_plan *cel
         struct buf *b = &in.msg[i];
         for (int kind = 0; kind < 2; kind++) {
             int64_t n = buf_get_i64(b);
-            int32_t *idx = xmalloc((size_t)(n ? n : 1) * sizeof *idx);
+            int32_t *idx = xmalloc((size_t)(n ? n : 1) * sizeof *idx), upto[SYNC_DEPTHS];
             for (int64_t k = 0; k < n; k++) {
                 int64_t gid = buf_get_i64(b);
                 idx[k] = kind == 0 ? mesh_owned_cell(m, gid) : mesh_owned_node(m, gid);
@@ -118,8 +157,13 @@ void sync_plans_build(MPI_Comm comm, const struct mesh *m, struct sync_plan *cel
                     hydro_fatal(comm, EXIT_RUNTIME, "internal error: rank %d expects %s %lld from rank %d", in.src[i],
                                 kind == 0 ? "cell" : "node", (long long)gid, me);
             }
+            for (int d = 0; d < SYNC_DEPTHS; d++)
+                upto[d] = (int32_t)buf_get_i64(b);
+            if (upto[SYNC_DEPTHS - 1] != n)
+                hydro_fatal(comm, EXIT_RUNTIME, "internal error: rank %d asks for %lld items, %d by layer", in.src[i],
+                            (long long)n, (int)upto[SYNC_DEPTHS - 1]);
             if (n)
-                add_send(kind == 0 ? cells : nodes, in.src[i], idx, (int32_t)n);
+                add_send(kind == 0 ? cells : nodes, in.src[i], idx, (int32_t)n, upto);
             free(idx);
         }
     }
@@ -136,6 +180,8 @@ void sync_plan_free(struct sync_plan *p)
     free(p->recv_off);
     free(p->send_idx);
     free(p->recv_idx);
+    free(p->send_upto);
+    free(p->recv_upto);
     memset(p, 0, sizeof *p);
 }
 
@@ -151,10 +197,16 @@ int sync_plan_neighbours(const struct sync_plan *p)
     return n;
 }
 
-/* Doubles of neighbour i's message at most (every material present). */
-static int32_t max_len(const struct sync_group *g, const int32_t *off, int i)
+/* Items of neighbour i's message: the first of its list, those in the layers g refreshes. */
+static int32_t items(const struct sync_group *g, const int32_t *upto, int i)
 {
-    return (off[i + 1] - off[i]) * g->width;
+    return upto[(size_t)i * SYNC_DEPTHS + g->depth];
+}
+
+/* Doubles of neighbour i's message at most (every material present). */
+static int32_t max_len(const struct sync_group *g, const int32_t *upto, int i)
+{
+    return items(g, upto, i) * g->width;
 }
 
 /* Persistent requests of g on its plan's current buffers. The sends of a material group are
@@ -163,10 +215,10 @@ static void make_requests(struct sync_group *g)
 {
     const struct sync_plan *p = g->plan;
     for (int i = 0; i < p->nrecv; i++)
-        MPI_CHECK(MPI_Recv_init(p->recvbuf + (size_t)p->recv_off[i] * g->width, max_len(g, p->recv_off, i),
+        MPI_CHECK(MPI_Recv_init(p->recvbuf + (size_t)p->recv_off[i] * g->width, max_len(g, p->recv_upto, i),
                                 MPI_DOUBLE, p->recv_rank[i], g->tag, g->comm, &g->req[i]));
     for (int i = 0; i < p->nsend; i++) {
-        g->send_len[i] = g->nmat ? -1 : max_len(g, p->send_off, i);
+        g->send_len[i] = g->nmat ? -1 : max_len(g, p->send_upto, i);
         if (!g->nmat)
             MPI_CHECK(MPI_Send_init(p->sendbuf + (size_t)p->send_off[i] * g->width, g->send_len[i], MPI_DOUBLE,
                                     p->send_rank[i], g->tag, g->comm, &g->req[p->nrecv + i]));
@@ -230,6 +282,7 @@ struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, stru
         hydro_fatal(comm, EXIT_BADINPUT, "a synchronisation of %d doubles per item over %zu items exceeds MPI's "
                     "count limit: synchronise fewer variables together or use more ranks", g->width, most);
     g->kind = kind;
+    g->depth = SYNC_DEPTHS - 1;
     g->tag = TAG_BASE + plan->next_tag % TAG_SPAN;
     plan->next_tag += 2;
     if (g->width > plan->width) { /* the plan's buffers grow (and move) for the widest group */
@@ -249,6 +302,17 @@ struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, stru
     if (kind == SYNC_KIND_PERSISTENT)
         make_requests(g);
     return g;
+}
+
+void sync_group_set_depth(struct sync_group *g, int depth)
+{
+    if (g->active || depth < 0)
+        hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: %s", g->active ? "a depth set in flight" : "a negative depth");
+    g->depth = depth < SYNC_DEPTHS - 1 ? depth : SYNC_DEPTHS - 1;
+    if (g->has_req) { /* the receives' lengths, and a plain group's sends */
+        free_requests(g);
+        make_requests(g);
+    }
 }
 
 void sync_group_destroy(struct sync_group *g)
@@ -422,7 +486,7 @@ static void pack_send(struct sync_group *g, int i)
     struct sync_plan *p = g->plan;
     double *dst = p->sendbuf + (size_t)p->send_off[i] * g->width;
     long long arcane;
-    int32_t len = pack(g, p->send_idx + p->send_off[i], p->send_off[i + 1] - p->send_off[i], dst, &arcane);
+    int32_t len = pack(g, p->send_idx + p->send_off[i], items(g, p->send_upto, i), dst, &arcane);
     if (g->nmat)
         g->arcane_bytes += arcane * (long long)sizeof(double);
     if (g->kind == SYNC_KIND_PERSISTENT && len != g->send_len[i]) {
@@ -454,7 +518,7 @@ void sync_start(struct sync_group *g)
             MPI_CHECK(MPI_Startall(n, g->req));
     } else {
         for (int i = 0; i < p->nrecv; i++)
-            MPI_CHECK(MPI_Irecv(p->recvbuf + (size_t)p->recv_off[i] * g->width, max_len(g, p->recv_off, i), MPI_DOUBLE,
+            MPI_CHECK(MPI_Irecv(p->recvbuf + (size_t)p->recv_off[i] * g->width, max_len(g, p->recv_upto, i), MPI_DOUBLE,
                                 p->recv_rank[i], g->tag, g->comm, &g->req[i]));
         for (int i = 0; i < p->nsend; i++)
             MPI_CHECK(MPI_Isend(p->sendbuf + (size_t)p->send_off[i] * g->width, g->send_len[i], MPI_DOUBLE,
@@ -488,7 +552,7 @@ void sync_finish(struct sync_group *g)
 #endif
         MPI_CHECK(MPI_Get_count(&st, MPI_DOUBLE, &got));
         const double *src = p->recvbuf + (size_t)p->recv_off[idx] * g->width;
-        int32_t used = unpack(g, p->recv_idx + p->recv_off[idx], p->recv_off[idx + 1] - p->recv_off[idx], src);
+        int32_t used = unpack(g, p->recv_idx + p->recv_off[idx], items(g, p->recv_upto, idx), src);
         if (used != got)
             hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: a synchronisation message from rank %d holds %d "
                         "doubles, its compositions say %d", p->recv_rank[idx], got, (int)used);

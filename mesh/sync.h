@@ -16,6 +16,9 @@ struct sync_plan {
     int *send_rank, *recv_rank;
     int32_t *send_off, *recv_off; /* [n + 1] */
     int32_t *send_idx, *recv_idx;
+    /* [n * SYNC_DEPTHS]: at [i * SYNC_DEPTHS + d] the items of neighbour i's list in layers <= d
+     * (a list is in the receiver's local order, so by layer: those items are its first ones) */
+    int32_t *send_upto, *recv_upto;
     int next_tag; /* tags handed to groups, the same sequence on every rank */
     /* One send and one receive buffer shared by the plan's groups, sized for the widest: a
      * plan has at most one synchronisation in flight (sync_start checks), and separate buffers
@@ -26,6 +29,10 @@ struct sync_plan {
     int ngroups;     /* groups alive; the buffers go with the last one */
     const struct sync_group *active;
 };
+
+/* Layers a synchronisation may stop at: d refreshes the ghost cells of layers 1..d, the ghost
+ * nodes of layers 0..d (mesh.h's numbering); SYNC_DEPTHS - 1 (MAX_LAYERS) refreshes them all. */
+enum { SYNC_DEPTHS = MAX_LAYERS + 1 };
 
 /* Collective: builds the cell and node plans of a mesh. */
 void sync_plans_build(MPI_Comm comm, const struct mesh *m, struct sync_plan *cells, struct sync_plan *nodes);
@@ -53,6 +60,7 @@ struct sync_group {
     int nvars;
     int *vars;
     int width; /* doubles per item at most, summed over the variables (and the composition code) */
+    int depth; /* the ghost layers it refreshes (sync_group_set_depth; all of them by default) */
     int nplain;      /* vars[0 .. nplain): the variables that are not material variables (those follow) */
     int nmat;        /* material groups: the registry's materials; 0 for the others */
     int32_t *send_len; /* doubles of each send message as recorded (material groups: packed) */
@@ -73,6 +81,10 @@ struct sync_group {
 struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, struct registry *reg, const int *vars,
                                      int nvars, enum sync_kind kind);
 void sync_group_destroy(struct sync_group *g);
+/* Refresh only the ghosts of layers up to depth (cells 1..depth, nodes 0..depth), the first
+ * items of each message: where the next kernels read no deeper, the outer layers' bytes are
+ * not sent. Not collective: every rank sets the same depth on the same group. */
+void sync_group_set_depth(struct sync_group *g, int depth);
 /* Pack owned values and start the messages; ghosts are valid after sync_finish. */
 void sync_start(struct sync_group *g);
 void sync_finish(struct sync_group *g);

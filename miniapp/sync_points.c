@@ -16,6 +16,7 @@ struct point_def {
     int together; /* 1: every group started, then every group finished (one wait for all) */
     int ngroups;
     struct group_def g[MAX_GROUPS];
+    int depth; /* the ghost layers it refreshes (cells 1..depth, nodes 0..depth); 0: all of them */
 };
 
 /* How far into the ghost layers a kernel computes: its items of layers 0 .. d-1, or */
@@ -32,8 +33,11 @@ struct pattern {
 };
 
 #define GROUP(...) {sizeof((int[]){__VA_ARGS__}) / sizeof(int), {__VA_ARGS__}}
-#define EACH(n, ...) {0, n, {__VA_ARGS__}}
-#define TOGETHER(n, ...) {1, n, {__VA_ARGS__}}
+#define EACH(n, ...) {0, n, {__VA_ARGS__}, 0}
+#define TOGETHER(n, ...) {1, n, {__VA_ARGS__}, 0}
+/* the same, refreshing the ghost layers up to depth only */
+#define EACH_TO(depth, n, ...) {0, n, {__VA_ARGS__}, depth}
+#define TOGETHER_TO(depth, n, ...) {1, n, {__VA_ARGS__}, depth}
 /* every field the cycle reads on ghosts, for the initial state and after a restart */
 #define MATERIALS F_MFRAC, F_MMASS, F_ME, F_MP /* left out when there is one material */
 #define INIT EACH(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_VOL, F_MASS, F_LEN, MATERIALS), GROUP(F_X, F_V, F_NMASS))
@@ -67,13 +71,18 @@ static const struct pattern patterns[] = {
         {[K_R_SWEPT] = 2, [K_R_MSLOPES] = 2},
     },
     /* minimal: redundant work on the ghost layers, one synchronisation per remap step and one
-     * at the end of the cycle, beside the dt reduction */
+     * at the end of the cycle, beside the dt reduction. Each refreshes the layers the kernels read
+     * before the next: remap_nodes and remap_finish compute the owned cells' nodes and the owned
+     * cells (depth 1), reading the cells of ghost layer 1; the next step's remap_values computes
+     * ghost layers 1-2 (depth 3), reading those cells and their nodes; the next cycle's geometry
+     * computes every layer. */
     [PATTERN_MINIMAL] = {
         "minimal",
         1,
         {[SP_INIT] = INIT,
-         [SP_REMAP_CELLS] = EACH(1, GROUP(F_MASS, F_UNEW, F_E, F_KNEW)),
-         [SP_STEP_BETWEEN] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_MASS, MATERIALS), GROUP(F_V, F_NMASS)),
+         [SP_REMAP_CELLS] = EACH_TO(1, 1, GROUP(F_MASS, F_UNEW, F_E, F_KNEW)),
+         [SP_STEP_BETWEEN] = TOGETHER_TO(2, 2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_MASS, MATERIALS),
+                                         GROUP(F_V, F_NMASS)),
          [SP_END_LAGRANGE] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, MATERIALS), GROUP(F_X, F_V)),
          [SP_END_REMAP] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_MASS, MATERIALS), GROUP(F_V, F_NMASS))},
         {[K_SAVE] = D_INNER, [K_GEOMETRY] = D_ALL, [K_FORCES] = D_INNER, [K_VELOCITY] = D_INNER,
@@ -111,7 +120,9 @@ void sync_points_record(struct sync_book *b, struct run *run, int pattern, int r
             for (int i = 0; i < d->g[g].n; i++) /* a field this run does not register is left out */
                 if (id[d->g[g].field[i]] >= 0)
                     ids[n++] = id[d->g[g].field[i]];
-            if (n > 0) /* a group of fields this run lacks (the materials') is no synchronisation */
+            if (n > 0 && d->depth) /* a group of fields this run lacks (the materials') is no synchronisation */
+                sync_group_set_depth(sync_book_group(b, p, run, ids, n), d->depth);
+            else if (n > 0)
                 sync_book_group(b, p, run, ids, n);
         }
     }

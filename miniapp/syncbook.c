@@ -20,7 +20,7 @@ void sync_book_init(struct sync_book *b, int npoints, const char *const *names)
     b->in_flight = -1;
 }
 
-void sync_book_group(struct sync_book *b, int point, struct run *run, const int *ids, int n)
+struct sync_group *sync_book_group(struct sync_book *b, int point, struct run *run, const int *ids, int n)
 {
     struct book_point *p = &b->point[point];
     if (p->ngroups == p->cap) {
@@ -28,8 +28,9 @@ void sync_book_group(struct sync_book *b, int point, struct run *run, const int 
         p->g = xrealloc(p->g, (size_t)p->cap * sizeof *p->g);
     }
     struct sync_plan *plan = run->reg.v[ids[0]].center == VAR_CELL ? &run->cell_plan : &run->node_plan;
-    p->g[p->ngroups++] = sync_group_create(run->comm, plan, &run->reg, ids, n,
-                                           run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
+    p->g[p->ngroups] = sync_group_create(run->comm, plan, &run->reg, ids, n,
+                                         run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
+    return p->g[p->ngroups++];
 }
 
 void sync_book_together(struct sync_book *b, int point, int together) { b->point[point].together = together; }

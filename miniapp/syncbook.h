@@ -35,8 +35,8 @@ struct sync_book {
 void sync_book_init(struct sync_book *b, int npoints, const char *const *names);
 /* Collective: records one more group at point, of the n registry variables ids (one centering:
  * the plan of their items), persistent or basic as the deck's [parallel] sync says. Every rank
- * records the same groups in the same order. */
-void sync_book_group(struct sync_book *b, int point, struct run *run, const int *ids, int n);
+ * records the same groups in the same order. Returns the group (sync_group_set_depth). */
+struct sync_group *sync_book_group(struct sync_book *b, int point, struct run *run, const int *ids, int n);
 void sync_book_together(struct sync_book *b, int point, int together);
 /* Whether a point has no group (its synchronisation does nothing). */
 int sync_book_empty(const struct sync_book *b, int point);

@@ -211,6 +211,60 @@ static void material_sync_tests(struct tap *t, MPI_Comm comm, const struct mesh 
     }
 }
 
+/* ---------- synchronisations that stop at a ghost layer (sync_group_set_depth) ---------- */
+
+/* At each depth, for the cell and the node plan: the ghosts of the layers up to it (cells 1..d,
+ * nodes 0..d) get their owners' values, the deeper ones keep theirs, exactly the refreshed
+ * items' bytes are sent, and the ghost check compares those and finds none wrong. */
+static void depth_tests(struct tap *t, MPI_Comm comm, const struct mesh *m, struct sync_plan *plans[2],
+                        struct registry *reg, const char *desc)
+{
+    for (int center = 0; center < 2; center++) {
+        const int cells = center == 0;
+        const int64_t *gid = cells ? m->cell_gid : m->node_gid;
+        const int32_t nown = cells ? m->ncells_owned : m->nnodes_owned, n = cells ? m->ncells : m->nnodes;
+        const int32_t *start = cells ? m->cell_layer_start : m->node_layer_start;
+        char name[32];
+        snprintf(name, sizeof name, "depth_%d", center);
+        const int id = registry_add(reg, name, cells ? VAR_CELL : VAR_NODE, 2, VAR_SYNC, "1");
+        double *x = reg->v[id].data;
+        long long wrong = 0, kept = 0, bytes_wrong = 0, checked_wrong = 0;
+        for (int depth = 0; depth <= m->nlayers; depth++) {
+            struct sync_group *g = sync_group_create(comm, plans[center], reg, &id, 1, SYNC_KIND_PERSISTENT);
+            sync_group_set_depth(g, depth);
+            const int32_t end = start[depth + 1] < n ? start[depth + 1] : n; /* the refreshed ghosts' end */
+            for (int32_t i = 0; i < n; i++)
+                for (int c = 0; c < 2; c++)
+                    x[2 * (size_t)i + c] = i < nown ? sync_case_value(gid[i], id, c, depth + 1) : -1.0;
+            sync_start(g);
+            sync_finish(g);
+            long long got = 0;
+            for (int32_t i = nown; i < n; i++) {
+                got += i < end;
+                for (int c = 0; c < 2; c++) {
+                    const double v = x[2 * (size_t)i + c];
+                    wrong += i < end && v != sync_case_value(gid[i], id, c, depth + 1);
+                    kept += i >= end && v != -1.0;
+                }
+            }
+            long long sums[2] = {g->bytes_sent, 16 * got}; /* sent over all ranks = received over all */
+            MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_LONG_LONG, MPI_SUM, comm);
+            bytes_wrong += sums[0] != sums[1];
+            long long compared = 0;
+            char what[256];
+            checked_wrong += ghost_check_group(comm, m, g, &compared, what, sizeof what);
+            sync_group_destroy(g);
+        }
+        long long sums[4] = {wrong, kept, bytes_wrong, checked_wrong};
+        MPI_Allreduce(MPI_IN_PLACE, sums, 4, MPI_LONG_LONG, MPI_SUM, comm);
+        if (comm_rank(comm) == 0)
+            tap_ok(t, !sums[0] && !sums[1] && !sums[2] && !sums[3], "%s: %s sync stopping at each ghost layer "
+                   "0-%d: the layers up to it refreshed (%lld wrong), the deeper ones untouched (%lld changed), their "
+                   "bytes only sent (%lld depths wrong), the ghost check agrees (%lld)", desc, cells ? "cell" : "node",
+                   m->nlayers, sums[0], sums[1], sums[2], sums[3]);
+    }
+}
+
 /* ---------- cells_spread against a breadth-first search of the global mesh ---------- */
 /* Two sources of distinct powers of two, so that a cell's value tells which one reached it and
  * from how far; the rest 0. */
@@ -703,6 +757,8 @@ int main(int argc, char **argv)
             tap_ok(&t, total == 0, "%s: sync of a strided view (3 of 5 columns): ghosts equal their owners, the "
                    "other columns are untouched (%d wrong)", desc, total);
     }
+    struct sync_plan *plans[2] = {&cp, &np};
+    depth_tests(&t, comm, m, plans, &reg, desc);
     material_sync_tests(&t, comm, m, &cp, &reg, desc);
     spread_tests(&t, comm, &cfg, m, &cp, &reg, desc);
     registry_free(&reg);
