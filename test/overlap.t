@@ -58,35 +58,29 @@ pair triple_point_3mat 3 1 2.0 "$top/inputs/triple_point_3mat.ini" run.max_cycle
 pair noh2d_lagrange 3 1 1.0 "$top/inputs/noh_2d.ini" physics.remap=none mesh.nx=40 mesh.ny=40 run.max_cycles=30
 
 # minimal's exchanges refresh only the ghost layers and the fields the kernels read before the
-# next one (sync_points.c): 2D Sedov with directional sweeps, long enough for the blast to cross the
-# ranks' boundaries, on 3 ranks gives 1 rank's dump bit for bit (exchanges one layer shallower,
-# between the steps or at the end of the cycle, fail it)
-sedov_dir="$top/inputs/sedov_2d.ini physics.remap=euler physics.remap_split=directional mesh.nx=40 mesh.ny=40
-           run.max_cycles=400 parallel.sync_pattern=minimal output.checkpoint_period=0"
-# shellcheck disable=SC2086
-run depth.1 1 1 $sedov_dir
-# shellcheck disable=SC2086
-run depth.3 3 1 $sedov_dir
-a=$(last_dump depth.1) b=$(last_dump depth.3)
-out=$(sh "$top/test/h5same.sh" "$a" "$b" 2>&1)
-rc=$?
-[ -n "$a" ] && grep -q 'rc=0' depth.1/err && grep -q 'rc=0' depth.3/err
-ok $((rc | $?)) "minimal, exchanges stopping at the layers read: directional 2D Sedov on 3 ranks = 1 rank, bit for bit"
-[ $rc -eq 0 ] || diag "$out$(cat depth.1/err depth.3/err)"
-# the same with three materials (a pure cell's material values are its cell's: the mass travels
-# between the steps; the pressure goes with the materials'): the triple point on 4 ranks
-tp_dir="$top/inputs/triple_point_3mat.ini physics.remap_split=directional run.max_cycles=150
-        parallel.sync_pattern=minimal output.checkpoint_period=0"
-# shellcheck disable=SC2086
-run tpdepth.1 1 1 $tp_dir
-# shellcheck disable=SC2086
-run tpdepth.4 4 1 $tp_dir
-a=$(last_dump tpdepth.1) b=$(last_dump tpdepth.4)
-out=$(sh "$top/test/h5same.sh" "$a" "$b" 2>&1)
-rc=$?
-[ -n "$a" ] && grep -q 'rc=0' tpdepth.1/err && grep -q 'rc=0' tpdepth.4/err
-ok $((rc | $?)) "minimal, exchanges stopping at the layers read: directional triple point (3 materials) on 4 ranks = 1 rank"
-[ $rc -eq 0 ] || diag "$out$(cat tpdepth.1/err tpdepth.4/err)"
+# next one (sync_points.c). as_one NAME NP WHAT ARGS...: the case on NP ranks gives 1 rank's dump
+# bit for bit
+as_one() {
+    one=$1 ranks=$2 what=$3 # not run's names: it sets d, np and t
+    shift 3
+    run "$one.1" 1 1 "$@" parallel.sync_pattern=minimal output.checkpoint_period=0
+    run "$one.$ranks" "$ranks" 1 "$@" parallel.sync_pattern=minimal output.checkpoint_period=0
+    a=$(last_dump "$one.1") b=$(last_dump "$one.$ranks")
+    out=$(sh "$top/test/h5same.sh" "$a" "$b" 2>&1)
+    rc=$?
+    [ -n "$a" ] && grep -q 'rc=0' "$one.1/err" && grep -q 'rc=0' "$one.$ranks/err" &&
+        grep -q "^\*I-Internal.* $ranks ranks" "$one.$ranks/log"
+    ok $((rc | $?)) "minimal, exchanges stopping at the layers read: $what on $ranks ranks = 1 rank, bit for bit"
+    [ $rc -eq 0 ] || diag "$out$(cat "$one.1/err" "$one.$ranks/err")"
+}
+# 2D Sedov with directional sweeps, long enough for the blast to cross the ranks' boundaries
+# (exchanges one layer shallower, between the steps or at the end of the cycle, fail it)
+as_one sedov_dir 3 "directional 2D Sedov" "$top/inputs/sedov_2d.ini" physics.remap=euler \
+    physics.remap_split=directional mesh.nx=40 mesh.ny=40 run.max_cycles=400
+# three materials (a pure cell's material values are its cell's: the mass travels between the
+# steps, the pressure goes with the materials'; leaving out the masses fails it)
+as_one tp_dir 4 "directional triple point (3 materials)" "$top/inputs/triple_point_3mat.ini" \
+    physics.remap_split=directional run.max_cycles=150
 
 # the mahyco pattern synchronises where MaHyCo does: nothing stays in flight
 run mahyco 2 1 "$top/inputs/bench/mahyco.ini" mesh.nx=30 mesh.ny=6 mesh.nz=6 run.max_cycles=3
