@@ -41,7 +41,8 @@ static void count_layers(struct ghost_list *g, const int32_t *start)
         for (int32_t j = g->off[k]; j < g->off[k + 1]; j++) {
             const int l = item_layer(start, g->idx[j]);
             if (l < last)
-                hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: ghost item %d out of layer order", g->idx[j]);
+                hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: ghost item %d out of layer order",
+                            g->idx[j]);
             last = l;
             u[l]++;
         }
@@ -307,7 +308,8 @@ struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, stru
 void sync_group_set_depth(struct sync_group *g, int depth)
 {
     if (g->active || depth < 0)
-        hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: %s", g->active ? "a depth set in flight" : "a negative depth");
+        hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: %s",
+                    g->active ? "a depth set in flight" : "a negative depth");
     g->depth = depth < SYNC_DEPTHS - 1 ? depth : SYNC_DEPTHS - 1;
     if (g->has_req) { /* the receives' lengths, and a plain group's sends */
         free_requests(g);

@@ -122,10 +122,11 @@ void sync_points_record(struct sync_book *b, struct run *run, int pattern, int r
             for (int i = 0; i < d->g[g].n; i++) /* a field this run does not register is left out */
                 if (id[d->g[g].field[i]] >= 0)
                     ids[n++] = id[d->g[g].field[i]];
-            if (n > 0 && d->depth) /* a group of fields this run lacks (the materials') is no synchronisation */
-                sync_group_set_depth(sync_book_group(b, p, run, ids, n), d->depth);
-            else if (n > 0)
-                sync_book_group(b, p, run, ids, n);
+            if (n == 0) /* a group of fields this run lacks (the materials') is no synchronisation */
+                continue;
+            struct sync_group *sg = sync_book_group(b, p, run, ids, n);
+            if (d->depth)
+                sync_group_set_depth(sg, d->depth);
         }
     }
 }

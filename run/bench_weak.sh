@@ -48,12 +48,14 @@ trap 'rm -rf "$tmp"' EXIT
 . "$top/run/bench_lib.sh" # median, timer, peak, cells_of, cycles_of, bytes_avg_of, loop_max
 
 # the meshes: run/weak_scaling.sh's rule, block partitioner
-HYDRO=$hydro bash "$top/run/weak_scaling.sh" --dry-run -n "1,$ranks" -p "$pattern" --shape "$shape" > "$tmp/plan" 2>&1 ||
-    { cat "$tmp/plan" >&2; exit 1; }
+HYDRO=$hydro bash "$top/run/weak_scaling.sh" --dry-run -n "1,$ranks" -p "$pattern" --shape "$shape" \
+    > "$tmp/plan" 2>&1 || { cat "$tmp/plan" >&2; exit 1; }
 # the cube rule's box changes with the rank count: its ly and lz (the last two columns) go too
-mesh_of() { awk -v n="$1" -v s="$shape" '!/^#/ && $1 == n {printf "mesh.nx=%s mesh.ny=%s mesh.nz=%s", $2, $3, $4
-                                                        if (s == "cube") printf " mesh.ly=%s mesh.lz=%s", $(NF - 1), $NF}' \
-    "$tmp/plan"; }
+mesh_of() {
+    awk -v n="$1" -v s="$shape" '!/^#/ && $1 == n {
+        printf "mesh.nx=%s mesh.ny=%s mesh.nz=%s", $2, $3, $4
+        if (s == "cube") printf " mesh.ly=%s mesh.lz=%s", $(NF - 1), $NF }' "$tmp/plan"
+}
 m1=$(mesh_of 1) mn=$(mesh_of "$ranks")
 [ -n "$m1" ] && [ -n "$mn" ] || { echo "$0: no mesh for 1 or $ranks ranks from run/weak_scaling.sh --dry-run" >&2; exit 1; }
 # one NAME NP MESH: a run, its slowest rank's loop appended to NAME's list
@@ -98,7 +100,8 @@ for i in $(seq "$repeats"); do
     for k in $(seq "$ranks"); do loop_max "$tmp/out.indep$k"; done | sort -g | tail -n 1 >> "$tmp/loop_indep"
 done
 l1=$(median < "$tmp/loop_1") ln=$(median < "$tmp/loop_n") li=$(median < "$tmp/loop_indep")
-echo "inputs/bench/mahyco.ini, pattern $pattern, block partitioner, mesh rule $shape, $(cycles_of "$tmp/out.single") cycles;" \
+echo "inputs/bench/mahyco.ini, pattern $pattern, block partitioner, mesh rule $shape," \
+    "$(cycles_of "$tmp/out.single") cycles;" \
     "1 rank: $m1 ($(cells_of "$tmp/out.single") cells), $ranks ranks: $mn ($(cells_of "$tmp/out.many") cells);" \
     "$repeats interleaved repeats, medians of the slowest rank's loop${*:+; $*}"
 echo
