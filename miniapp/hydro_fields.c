@@ -15,7 +15,8 @@ enum storage {
     S_MATS,  /* a quantity of the registry's matstore (column: which one; a pure cell's value in the
               * field pure_of names, the fractions' 1 in none) */
     S_REMAP, /* a remap work array (unew, knew) */
-    S_PHI,   /* a view of columns of the remap's values [cell][REMAP_NPHI] */
+    S_PHI,   /* a view of columns of the remap's values [cell][nphi - 1] (column 0, the density, is
+              * the density itself) */
     S_GRAD,  /* a view of columns of its slopes [cell][REMAP_NPHI][3] (the materials' are not kept) */
 };
 
@@ -121,18 +122,20 @@ static void arena_attach(struct hydro *h, struct registry *reg, const int id[F_C
 }
 
 /* The remap's results and its values and slopes, each synchronised in place (MaHyCo does one
- * variable at a time): views of the interleaved [cell][rho e k u] and [cell][rho e k u][3]. */
+ * variable at a time): views of the interleaved [cell][e k u] (the density: f->rho) and [cell][rho e k u][3]. */
 static void remap_attach(struct hydro *h, struct registry *reg, const int id[F_COUNT])
 {
     remap_work_init(&h->rw, h->m, h->arena, h->hp.nmat);
     registry_set_external(reg, id[F_UNEW], h->rw.unew);
     registry_set_external(reg, id[F_KNEW], h->rw.knew);
-    const int nphi = h->rw.nphi;
+    const int nrow = h->rw.nphi - 1;
     for (int i = 0; i < F_COUNT; i++)
         if (id[i] < 0)
             continue;
+        else if (fields[i].storage == S_PHI && fields[i].column == 0)
+            registry_set_view(reg, id[i], h->f.rho, 1);
         else if (fields[i].storage == S_PHI)
-            registry_set_view(reg, id[i], h->rw.phi + fields[i].column, nphi);
+            registry_set_view(reg, id[i], h->rw.phi + fields[i].column - 1, nrow);
         else if (fields[i].storage == S_GRAD)
             registry_set_view(reg, id[i], h->rw.grad + 3 * fields[i].column, REMAP_NPHI * 3);
 }

@@ -14,6 +14,19 @@
 
 enum { P_RHO, P_E, P_K, P_U };
 
+/* Cell c's row of w->phi: its columns but the density, column k at row[k - 1] (the density is
+ * f->rho itself). */
+static inline double *row_of(const struct remap_work *w, int32_t c)
+{
+    return w->phi + (size_t)c * (size_t)(w->nphi - 1);
+}
+
+/* Cell c's value of column k. */
+static inline double column_of(const struct remap_work *w, const double *rho, int32_t c, int k)
+{
+    return k == P_RHO ? rho[c] : row_of(w, c)[k - 1];
+}
+
 /* Zeroed and touched now: calloc leaves fresh heap pages untouched, so their page faults
  * would land in the first remap steps (and in the loop's timers) instead of the set-up. */
 static void *zeroed(size_t n, size_t size)
@@ -31,8 +44,9 @@ size_t remap_work_size(const struct mesh *m, int nmat)
 {
     size_t nc = (size_t)(m->ncells ? m->ncells : 1), nf = (size_t)(m->nfaces ? m->nfaces : 1);
     size_t nphi = (size_t)nphi_of(nmat);
-    /* the materials' slopes and the centres are not kept, the swept volumes as one byte each */
-    return nc * (nphi + REMAP_NPHI * 3 + 3 + 1) + (nf + sizeof(double) - 1) / sizeof(double);
+    /* the density (f->rho), the materials' slopes and the centres are not kept, the swept volumes
+     * as one byte each */
+    return nc * (nphi - 1 + REMAP_NPHI * 3 + 3 + 1) + (nf + sizeof(double) - 1) / sizeof(double);
 }
 
 void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch, int nmat)
@@ -46,7 +60,7 @@ void remap_work_init(struct remap_work *w, const struct mesh *m, double *scratch
     const size_t nphi = (size_t)w->nphi;
     double *p = scratch; /* in remap_work_size's order */
     w->phi = p;
-    p += nc * nphi;
+    p += nc * (nphi - 1);
     w->grad = p;
     p += nc * REMAP_NPHI * 3;
     w->unew = p;
@@ -212,14 +226,13 @@ void remap_values(const struct mesh *m, const struct hydro_fields *f, struct rem
                 u[d] += v[d] * inv_nv;
             k += 0.5 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * inv_nv;
         }
-        double *phi = w->phi + (size_t)c * w->nphi;
-        phi[P_RHO] = f->rho[c];
-        phi[P_E] = f->e[c];
-        phi[P_K] = k;
+        double *row = row_of(w, c);
+        row[P_E - 1] = f->e[c];
+        row[P_K - 1] = k;
         for (int d = 0; d < 3; d++)
-            phi[P_U + d] = u[d];
+            row[P_U - 1 + d] = u[d];
         if (w->nmat > 1)
-            mat_remap_values(w->nmat, f, c, phi + REMAP_NPHI);
+            mat_remap_values(w->nmat, f, c, row + REMAP_NPHI - 1);
     }
 }
 
@@ -337,16 +350,16 @@ static inline void centre_of(const struct mesh *m, const double *x, int32_t c, d
         xc[d] = sum[d] * inv_nv;
 }
 
-/* The neighbour across face s of cell c (centre xc): its centre and values (a wall mirrors the
- * cell). Returns 0 when there is none (face cut by the last ghost layer). */
-static int neighbour(const struct mesh *m, const double *x, const struct remap_work *w, int32_t c, int s,
-                     const double xc[3], double xj[3], const double **phij)
+/* The neighbour across face s of cell c (centre xc): its centre and the cell whose values it has
+ * (a wall mirrors the cell). Returns 0 when there is none (face cut by the last ghost layer). */
+static int neighbour(const struct mesh *m, const double *x, int32_t c, int s, const double xc[3], double xj[3],
+                     int32_t *cj)
 {
     int32_t face = m->cell_faces[(size_t)c * m->el->nfaces + s];
     int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
     if (b >= 0) {
-        centre_of(m, x, c == a ? b : a, xj);
-        *phij = w->phi + (size_t)(c == a ? b : a) * w->nphi;
+        *cj = c == a ? b : a;
+        centre_of(m, x, *cj, xj);
         return 1;
     }
     if (b == FACE_CUT)
@@ -361,26 +374,39 @@ static int neighbour(const struct mesh *m, const double *x, const struct remap_w
     double dist = ((fc[0] - xc[0]) * n[0] + (fc[1] - xc[1]) * n[1] + (fc[2] - xc[2]) * n[2]) / len;
     for (int d = 0; d < 3; d++)
         xj[d] = xc[d] + 2 * dist * n[d] / len;
-    *phij = w->phi + (size_t)c * w->nphi;
+    *cj = c;
     return 1;
 }
 
-/* A cell's centre and its face neighbours as its slopes see them, in face order: centres and
- * value rows. */
+/* A cell's centre and its face neighbours as its slopes see them, in face order: centres, the
+ * cells whose values they have, and (around_values) the values of the columns a slope is fitted
+ * to, the cell's own and the neighbours', side by side. */
 struct around {
     int n;
+    int32_t c;
     double xc[3];
     double x[MAX_CELL_FACES][3];
-    const double *phi[MAX_CELL_FACES];
+    int32_t cell[MAX_CELL_FACES];
+    double v0[REMAP_NPHI_MAX], v[MAX_CELL_FACES][REMAP_NPHI_MAX];
 };
 
-static void around_of(const struct mesh *m, const double *x, const struct remap_work *w, int32_t c,
-                      struct around *a)
+static void around_of(const struct mesh *m, const double *x, int32_t c, struct around *a)
 {
     a->n = 0;
+    a->c = c;
     centre_of(m, x, c, a->xc);
     for (int s = 0; s < m->el->nfaces; s++)
-        a->n += neighbour(m, x, w, c, s, a->xc, a->x[a->n], &a->phi[a->n]);
+        a->n += neighbour(m, x, c, s, a->xc, a->x[a->n], &a->cell[a->n]);
+}
+
+/* The values of columns col[0 .. nk) into a->v0[k] and a->v[j][k]. */
+static void around_values(const struct remap_work *w, const double *rho, struct around *a, const int *col, int nk)
+{
+    for (int k = 0; k < nk; k++)
+        a->v0[k] = column_of(w, rho, a->c, col[k]);
+    for (int j = 0; j < a->n; j++)
+        for (int k = 0; k < nk; k++)
+            a->v[j][k] = column_of(w, rho, a->cell[j], col[k]);
 }
 
 /* Solve the symmetric dim x dim system A g_k = b_k for the nk right-hand sides with one
@@ -447,13 +473,12 @@ static inline double along(const double g[3], const double a[3], const double b[
     return g[0] * (a[0] - b[0]) + g[1] * (a[1] - b[1]) + g[2] * (a[2] - b[2]);
 }
 
-/* Least-squares slopes of cell c's value columns col[0 .. nk) into g[nk][3]. Each column's
- * slope depends on that column only: any subset of the columns gets the same bits. */
-static void slopes_fit(int dim, const struct remap_work *w, int32_t c, const struct around *a, const int *col,
-                       int nk, double *g)
+/* Least-squares slopes of the nk columns whose values a holds (around_values) into g[nk][3]. Each
+ * column's slope depends on that column only: any subset of the columns gets the same bits. */
+static void slopes_fit(int dim, const struct around *a, int nk, double *g)
 {
     double A[3][3] = {{0}}, b[REMAP_NPHI_MAX][3] = {{0}};
-    const double *xc = a->xc, *phic = w->phi + (size_t)c * w->nphi;
+    const double *xc = a->xc;
     for (int j = 0; j < a->n; j++) {
         double d[3];
         for (int i = 0; i < 3; i++)
@@ -464,26 +489,28 @@ static void slopes_fit(int dim, const struct remap_work *w, int32_t c, const str
                 A[i][l] += wgt * d[i] * d[l];
         for (int k = 0; k < nk; k++)
             for (int i = 0; i < 3; i++)
-                b[k][i] += wgt * d[i] * (a->phi[j][col[k]] - phic[col[k]]);
+                b[k][i] += wgt * d[i] * (a->v[j][k] - a->v0[k]);
     }
     solve(dim, nk, (const double(*)[3])A, (const double(*)[3])b, g);
 }
 
-/* Limit the slopes g[nk][3] of cell c's columns col[]: ratios against every neighbour, then no
- * flux value out of the range of the cell and its neighbours (no new extrema). */
-static void slopes_limit(const struct mesh *m, const struct hydro_fields *f, const struct remap_work *w, int32_t c,
-                         const struct around *a, enum limiter_kind lim, const int *col, int nk, double *g)
+/* Limit the slopes g[nk][3] of the columns whose values a holds: ratios against every neighbour,
+ * then no flux value out of the range of the cell and its neighbours (no new extrema). */
+static void slopes_limit(const struct mesh *m, const struct hydro_fields *f, const struct remap_work *w,
+                         const struct around *a, enum limiter_kind lim, int nk, double *g)
 {
     const int nf = m->el->nfaces;
-    const double *xc = a->xc, *phic = w->phi + (size_t)c * w->nphi;
+    const int32_t c = a->c;
+    const double *xc = a->xc;
     double alpha[REMAP_NPHI_MAX], lo[REMAP_NPHI_MAX], hi[REMAP_NPHI_MAX], dl[MAX_CELL_FACES];
     for (int k = 0; k < nk; k++) {
         alpha[k] = 1;
-        lo[k] = hi[k] = phic[col[k]];
+        lo[k] = hi[k] = a->v0[k];
     }
     for (int j = 0; j < a->n; j++) {
         const double *x = a->x[j];
-        dl[j] = sqrt((x[0] - xc[0]) * (x[0] - xc[0]) + (x[1] - xc[1]) * (x[1] - xc[1]) + (x[2] - xc[2]) * (x[2] - xc[2]));
+        dl[j] = sqrt((x[0] - xc[0]) * (x[0] - xc[0]) + (x[1] - xc[1]) * (x[1] - xc[1]) +
+                     (x[2] - xc[2]) * (x[2] - xc[2]));
     }
     unsigned flat = 0; /* columns without a slope (zero fit, or a singular system): nothing to limit */
     for (int k = 0; k < nk; k++)
@@ -491,15 +518,15 @@ static void slopes_limit(const struct mesh *m, const struct hydro_fields *f, con
     for (int k = 0; k < nk; k++) { /* slope ratios against every neighbour */
         if (flat >> k & 1u)
             continue;
-        const double *gk = g + 3 * k, pc = phic[col[k]];
+        const double *gk = g + 3 * k, pc = a->v0[k];
         double gl = sqrt(gk[0] * gk[0] + gk[1] * gk[1] + gk[2] * gk[2]);
         double scale = 0; /* the local variation: ratios of round-off are not slopes */
         for (int j = 0; j < a->n; j++) {
-            double dphi = fabs(a->phi[j][col[k]] - pc);
+            double dphi = fabs(a->v[j][k] - pc);
             scale = dphi > scale ? dphi : scale;
         }
         for (int j = 0; j < a->n; j++) {
-            const double pj = a->phi[j][col[k]], *xj = a->x[j];
+            const double pj = a->v[j][k], *xj = a->x[j];
             double dphi = pj - pc;
             double pred = along(gk, xj, xc);
             lo[k] = pj < lo[k] ? pj : lo[k];
@@ -523,7 +550,7 @@ static void slopes_limit(const struct mesh *m, const struct hydro_fields *f, con
                 continue;
             const double *gk = g + 3 * k;
             double dv = along(gk, p, xc);
-            double pc = phic[col[k]];
+            double pc = a->v0[k];
             double bound = dv > 0 ? (hi[k] - pc) / dv : dv < 0 ? (lo[k] - pc) / dv : 1;
             alpha[k] = bound < alpha[k] ? bound : alpha[k];
         }
@@ -551,8 +578,9 @@ void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct 
             continue;
         }
         struct around a;
-        around_of(m, f->x, w, c, &a);
-        slopes_fit(m->el->dim, w, c, &a, plain, REMAP_NPHI, g);
+        around_of(m, f->x, c, &a);
+        around_values(w, f->rho, &a, plain, REMAP_NPHI);
+        slopes_fit(m->el->dim, &a, REMAP_NPHI, g);
     }
 }
 
@@ -564,8 +592,9 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
         if (!w->upwind[c]) /* zero slopes (remap_gradients) */
             continue;
         struct around a;
-        around_of(m, f->x, w, c, &a);
-        slopes_limit(m, f, w, c, &a, lim, plain, REMAP_NPHI, w->grad + (size_t)c * REMAP_NPHI * 3);
+        around_of(m, f->x, c, &a);
+        around_values(w, f->rho, &a, plain, REMAP_NPHI);
+        slopes_limit(m, f, w, &a, lim, REMAP_NPHI, w->grad + (size_t)c * REMAP_NPHI * 3);
     }
 }
 
@@ -575,7 +604,7 @@ void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct rema
 static int alone_around(const struct mesh *m, const struct remap_work *w, int32_t c)
 {
     const int nf = m->el->nfaces, nm = w->nmat;
-    const double *own = w->phi + (size_t)c * w->nphi + REMAP_NPHI;
+    const double *own = row_of(w, c) + REMAP_NPHI - 1;
     int k = -1;
     for (int l = 0; l < nm; l++)
         if (own[MAT_NPHI * l] == 1.0)
@@ -587,7 +616,7 @@ static int alone_around(const struct mesh *m, const struct remap_work *w, int32_
         int32_t a = m->face_cells[2 * (size_t)face], b = m->face_cells[2 * (size_t)face + 1];
         if (b < 0) /* a wall mirrors the cell; a cut face is beyond what the remap reads */
             continue;
-        const double *nb = w->phi + (size_t)(c == a ? b : a) * w->nphi + REMAP_NPHI;
+        const double *nb = row_of(w, c == a ? b : a) + REMAP_NPHI - 1;
         for (int l = 0; l < nm; l++)
             if (nb[MAT_NPHI * l] != (l == k ? 1.0 : 0.0))
                 return -1;
@@ -604,15 +633,15 @@ static int alone_around(const struct mesh *m, const struct remap_work *w, int32_
 static void material_slopes(const struct mesh *m, const struct hydro_fields *f, const struct remap_work *w,
                             enum limiter_kind lim, int32_t c, double *g)
 {
-    const double *phic = w->phi + (size_t)c * w->nphi;
+    const double *rowc = row_of(w, c);
     const int ncol = w->nphi - REMAP_NPHI;
     struct around a;
-    around_of(m, f->x, w, c, &a);
+    around_of(m, f->x, c, &a);
     int col[REMAP_NPHI_MAX], nk = 0;
     for (int k = REMAP_NPHI; k < w->nphi; k++) {
         int varies = 0;
         for (int j = 0; j < a.n; j++)
-            varies |= a.phi[j][k] != phic[k];
+            varies |= row_of(w, a.cell[j])[k - 1] != rowc[k - 1];
         if (varies)
             col[nk++] = k;
     }
@@ -620,8 +649,9 @@ static void material_slopes(const struct mesh *m, const struct hydro_fields *f, 
     if (!nk)
         return;
     double gk[REMAP_NPHI_MAX * 3];
-    slopes_fit(m->el->dim, w, c, &a, col, nk, gk);
-    slopes_limit(m, f, w, c, &a, lim, col, nk, gk);
+    around_values(w, f->rho, &a, col, nk);
+    slopes_fit(m->el->dim, &a, nk, gk);
+    slopes_limit(m, f, w, &a, lim, nk, gk);
     for (int j = 0; j < nk; j++)
         memcpy(g + 3 * (col[j] - REMAP_NPHI), gk + 3 * j, 3 * sizeof *g);
 }
@@ -660,15 +690,16 @@ void remap_material_slopes(const struct mesh *m, const struct hydro_fields *f, s
 /* The upwind cell's reconstructed values at face point p: its own columns into val[0 ..
  * REMAP_NPHI). With materials, returns the material it and its neighbours hold alone (its flux is
  * then the cell's: remap_cells), or -1 after putting the materials' values into the rest of val. */
-static int upwind_values(const struct mesh *m, const double *x, const struct remap_work *w, int32_t up,
+static int upwind_values(const struct mesh *m, const struct hydro_fields *f, const struct remap_work *w, int32_t up,
                          const double p[3], double *val)
 {
     double xu[3];
-    centre_of(m, x, up, xu);
-    const double *phiu = w->phi + (size_t)up * w->nphi;
+    centre_of(m, f->x, up, xu);
+    const double *rowu = row_of(w, up);
     for (int k = 0; k < REMAP_NPHI; k++) {
         const double *g = w->grad + ((size_t)up * REMAP_NPHI + k) * 3;
-        val[k] = phiu[k] + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
+        const double pk = k == P_RHO ? f->rho[up] : rowu[k - 1];
+        val[k] = pk + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
     }
     if (w->nmat < 2)
         return -1;
@@ -681,7 +712,7 @@ static int upwind_values(const struct mesh *m, const double *x, const struct rem
     const double *gm = w->mgrad + (size_t)slot * (size_t)(w->nphi - REMAP_NPHI) * 3;
     for (int k = REMAP_NPHI; k < w->nphi; k++) {
         const double *g = gm + 3 * (k - REMAP_NPHI); /* phi + each term in turn, not phi + along(): other bits */
-        val[k] = phiu[k] + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
+        val[k] = rowu[k - 1] + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
     }
     return -1;
 }
@@ -692,11 +723,11 @@ static void remap_cell(const struct mesh *m, struct hydro_fields *f, const struc
                        struct remap_work *w, int32_t c, struct xsum *removed, struct mat_change *change)
 {
     const int nf = m->el->nfaces, nm = w->nmat > 1 ? w->nmat : 0;
-    const double *phic = w->phi + (size_t)c * w->nphi;
-    double mass = f->mass[c], mom[3], eint = f->mass[c] * phic[P_E], ekin = f->mass[c] * phic[P_K];
+    const double *rowc = row_of(w, c), *uc = rowc + P_U - 1;
+    double mass = f->mass[c], mom[3], eint = f->mass[c] * rowc[P_E - 1], ekin = f->mass[c] * rowc[P_K - 1];
     double dv[HYDRO_MAT_MAX] = {0}, dm[HYDRO_MAT_MAX] = {0}, de[HYDRO_MAT_MAX] = {0};
     for (int d = 0; d < 3; d++)
-        mom[d] = f->mass[c] * phic[P_U + d];
+        mom[d] = f->mass[c] * uc[d];
     int flux = 0;
     for (int s = 0; s < nf; s++) {
         int32_t face = m->cell_faces[(size_t)c * nf + s];
@@ -708,7 +739,7 @@ static void remap_cell(const struct mesh *m, struct hydro_fields *f, const struc
         int32_t up = vol > 0 ? b : a; /* the gaining cell takes the other's material */
         double p[3], val[REMAP_NPHI_MAX];
         face_point(m, f, w, face, p);
-        int alone = upwind_values(m, f->x, w, up, p, val);
+        int alone = upwind_values(m, f, w, up, p, val);
         double sv = c == a ? vol : -vol, dmass = sv * val[P_RHO];
         if (alone >= 0) { /* a material alone around the upwind cell carries the cell's flux */
             dv[alone] += sv;
@@ -732,8 +763,8 @@ static void remap_cell(const struct mesh *m, struct hydro_fields *f, const struc
     }
     change->cell = -1;
     if (!flux) { /* nothing crossed its faces: the cell keeps its values (not m e / m, which rounds) */
-        memcpy(w->unew + 3 * (size_t)c, phic + P_U, 3 * sizeof *w->unew);
-        w->knew[c] = phic[P_K];
+        memcpy(w->unew + 3 * (size_t)c, uc, 3 * sizeof *w->unew);
+        w->knew[c] = rowc[P_K - 1];
         return;
     }
     if (nm) /* each material's share; the cell's mass and energy are their sums */
@@ -813,7 +844,7 @@ void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct rema
             double share = f->mass[c] * inv_nv;
             mass += share;
             for (int d = 0; d < 3; d++)
-                du[d] += share * (w->unew[3 * (size_t)c + d] - w->phi[(size_t)c * w->nphi + P_U + d]);
+                du[d] += share * (w->unew[3 * (size_t)c + d] - row_of(w, c)[P_U - 1 + d]);
         }
         f->nmass[n] = mass;
         if (du[0] == 0 && du[1] == 0 && du[2] == 0)

@@ -41,8 +41,9 @@ enum swept { SWEPT_LOSES = 1, SWEPT_NONE = 2, SWEPT_GAINS = 3 };
 
 struct remap_work {
     int32_t ncells, nfaces;
-    int nmat, nphi;  /* materials (1: none carried), values per cell */
-    double *phi;     /* [ncells][nphi] cell values at x */
+    int nmat, nphi;  /* materials (1: none carried), values per cell (the density among them) */
+    double *phi;     /* [ncells][nphi - 1] cell values at x but the density, which is f->rho itself:
+                      * nothing changes it before remap_finish */
     double *grad;    /* [ncells][REMAP_NPHI][3] limited slopes of the cell's own columns (the
                       * materials' are computed where a face uses them) */
     signed char *swept; /* [nfaces] what face_cells[0] does when the face moves to the targets (enum
