@@ -16,6 +16,14 @@ static uint64_t mix(uint64_t x)
     return x;
 }
 
+/* Home slot of key: its block of 8 consecutive ids goes to a pseudo-random block of 8 slots, the
+ * id to its own slot in it, so that nearby ids (a cell's nodes, a run of cells, both looked up
+ * in order) share the table's cache lines instead of costing a miss each. */
+static inline size_t slot_of(int64_t key, size_t mask)
+{
+    return (size_t)((mix((uint64_t)key >> 3) << 3) | ((uint64_t)key & 7)) & mask;
+}
+
 static void alloc_table(struct idmap *m, size_t cap)
 {
     m->cap = cap;
@@ -55,7 +63,7 @@ int64_t idmap_get_or_put(struct idmap *m, int64_t key, int64_t val)
 {
     if (2 * (m->n + 1) > m->cap)
         grow(m);
-    size_t mask = m->cap - 1, i = (size_t)mix((uint64_t)key) & mask;
+    size_t mask = m->cap - 1, i = slot_of(key, mask);
     while (m->keys[i] >= 0) {
         if (m->keys[i] == key)
             return m->vals[i];
@@ -78,7 +86,7 @@ int64_t idmap_get(const struct idmap *m, int64_t key)
 {
     if (!m->cap)
         return -1;
-    size_t mask = m->cap - 1, i = (size_t)mix((uint64_t)key) & mask;
+    size_t mask = m->cap - 1, i = slot_of(key, mask);
     while (m->keys[i] >= 0) {
         if (m->keys[i] == key)
             return m->vals[i];
