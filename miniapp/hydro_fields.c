@@ -122,7 +122,8 @@ static void arena_attach(struct hydro *h, struct registry *reg, const int id[F_C
 }
 
 /* The remap's results and its values and slopes, each synchronised in place (MaHyCo does one
- * variable at a time): views of the interleaved [cell][e k u] (the density: f->rho) and [cell][rho e k u][3]. */
+ * variable at a time): views of the interleaved [cell][e k u] (the density: f->rho itself) and
+ * [cell][rho e k u][3]. */
 static void remap_attach(struct hydro *h, struct registry *reg, const int id[F_COUNT])
 {
     remap_work_init(&h->rw, h->m, h->arena, h->hp.nmat);

@@ -698,8 +698,7 @@ static int upwind_values(const struct mesh *m, const struct hydro_fields *f, con
     const double *rowu = row_of(w, up);
     for (int k = 0; k < REMAP_NPHI; k++) {
         const double *g = w->grad + ((size_t)up * REMAP_NPHI + k) * 3;
-        const double pk = k == P_RHO ? f->rho[up] : rowu[k - 1];
-        val[k] = pk + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
+        val[k] = column_of(w, f->rho, up, k) + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
     }
     if (w->nmat < 2)
         return -1;
