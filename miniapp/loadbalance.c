@@ -510,10 +510,17 @@ static const char *imbalance_text(double imb, char *out, size_t n)
     return out;
 }
 
+/* A rebuild's seconds after the transfer: all of it, and its mesh_build and the case's part (sync
+ * plans, ghost values, the case's arrays); the rest is the new cell set and the variables' values. */
+struct rebuild_times {
+    double all, mesh, cases;
+};
+
 /* The cells to their new ranks (dest, freed here) and the mesh rebuilt around them, with its
- * plans, its ghosts' values and the case's arrays; returns the rebuild's seconds. keep: the
+ * plans, its ghosts' values and the case's arrays; the rebuild's seconds into *rt. keep: the
  * migration buffers stay pooled for the next one (the shuffle's). */
-static double migrate_and_rebuild(struct loadbalance *lb, struct run *run, int *dest, int keep, struct migration *mg)
+static void migrate_and_rebuild(struct loadbalance *lb, struct run *run, int *dest, int keep, struct migration *mg,
+                                struct rebuild_times *rt)
 {
     struct mesh *m = run->mesh;
     sync_all(run, VAR_CELL); /* every local copy is then as good as the owner's */
@@ -523,6 +530,7 @@ static double migrate_and_rebuild(struct loadbalance *lb, struct run *run, int *
     for (int f = 0; f < 2 && !keep; f++)
         comm_pool_release_send(&lb->pools[f]); /* sent: gone before the new mesh is built (peak memory) */
     double t1 = comm_wtime();
+    const double cellset = mg->seconds_unpack; /* migration_finish adds its own time to it */
     /* the old mesh and its plans go before the new mesh is built, so that the two meshes never
      * coexist (peak memory); the variables' old arrays go one by one in migration_finish */
     sync_plan_free(&run->cell_plan);
@@ -531,21 +539,26 @@ static double migrate_and_rebuild(struct loadbalance *lb, struct run *run, int *
     mesh_destroy(m);
     run->mesh = m = NULL;
     char err[1024];
+    double t2 = comm_wtime();
     struct mesh *nm = mesh_build(run->comm, &mg->own, nlayers, 0, err, sizeof err);
     if (!nm)
         run_exit_collective(run, EXIT_RUNTIME, err);
+    rt->mesh = comm_wtime() - t2;
     migration_finish(mg, nm, &run->reg);
     for (int f = 0; f < 2 && !keep; f++)
         comm_pool_free(&lb->pools[f]); /* the received messages, read */
     release_freed_memory(); /* the old mesh, variables and case arrays, mesh_build's scratch, the buffers:
                              * kept, the case's new arrays would come on top of them (7 MB more peak) */
     run->mesh = nm;
+    double t3 = comm_wtime();
     sync_plans_build(run->comm, nm, &run->cell_plan, &run->node_plan);
     sync_all(run, VAR_CELL); /* the new ghosts from their owners */
     sync_all(run, VAR_NODE);
     case_attach(run);
     padding_check(lb, run);
-    return comm_wtime() - t1;
+    const double t4 = comm_wtime();
+    rt->cases = t4 - t3;
+    rt->all = t4 - t1 + cellset; /* with the new cell set, built in migration_run */
 }
 
 static void rebalance(struct loadbalance *lb, struct run *run, double measured, const double *speed)
@@ -602,7 +615,8 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured, 
     }
 
     struct migration mg;
-    double t_rebuild = migrate_and_rebuild(lb, run, dest, keep, &mg);
+    struct rebuild_times rt;
+    migrate_and_rebuild(lb, run, dest, keep, &mg, &rt);
 
     lb->cost = -comm_min_double(run->comm, -(comm_wtime() - t0)); /* what the slowest rank paid */
     lb->cost_cycle = run->cycle;
@@ -619,10 +633,12 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured, 
     }
     char before[32], after[32];
     listing_printf(run->lst, "Balance", "Rebalance at cycle %ld (%s): %lld cells moved; imbalance measured %.3f, "
-                   "%s %s -> %s; seconds: partition %.6f, pack %.6f, transfer %.6f, rebuild %.6f",
+                   "%s %s -> %s; seconds: partition %.6f, pack %.6f, transfer %.6f, rebuild %.6f (mesh %.6f, "
+                   "cells and values %.6f, case %.6f)",
                    run->cycle, deck_enum_name("loadbalance", "mode", cfg->lb_mode), moved, measured, weights_of,
                    imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after), t_part,
-                   mg.seconds_pack, mg.seconds_transfer[0] + mg.seconds_transfer[1], t_rebuild + mg.seconds_unpack);
+                   mg.seconds_pack, mg.seconds_transfer[0] + mg.seconds_transfer[1], rt.all, rt.mesh,
+                   rt.all - rt.mesh - rt.cases, rt.cases);
     if (nph > 1)
         listing_printf(run->lst, "Balance", "Cycle %ld: phases %.3f -> %.3f x the balanced time (per phase the "
                        "slowest rank's weight, as the %d weights per cell predict)", run->cycle, pb, pa, nph);

@@ -59,7 +59,7 @@ for i in $(seq "$repeats"); do
             sed -n "s/.*ParallelExchanger $fam: ProcessExchange total_size=\([0-9]*\).*/\1/p" "$tmp/out" \
                 >> "$tmp/size_${t}_$fam"
         done
-        sed -n 's/.*seconds: .*pack \([0-9.]*\), transfer [0-9.]*, rebuild \([0-9.]*\)$/\1 \2/p' "$tmp/out" \
+        sed -n 's/.*seconds: .*pack \([0-9.]*\), transfer [0-9.]*, rebuild \([0-9.]*\) (mesh .*$/\1 \2/p' "$tmp/out" \
             >> "$tmp/phases_$t"
         grep '  loop:' "$tmp/out" | sed 's/.*loop: \([0-9.]*\).*/\1/' >> "$tmp/loop_$t"
         if [ $t = p2p ]; then raw cold; else raw cold hot; fi
