@@ -95,8 +95,10 @@ int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struc
 }
 
 void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const struct mesh *m, const int *weight,
-                         int ncon, const double *speed, int *dest, double *imb_before, double *imb_after)
+                         int ncon, const double *speed, int *dest, double *imb_before, double *imb_after,
+                         double seconds[2])
 {
+    seconds[0] = seconds[1] = 0;
     const int P = comm_size(comm);
     const int32_t n = m->ncells_owned;
     if (!pt)
@@ -110,9 +112,12 @@ void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const stru
     }
     if (P > 1) {
         struct dgraph g;
+        double t0 = comm_wtime();
         dgraph_from_mesh(comm, m, weight, ncon, &g);
         if (ncon > 1 && pt->multi_how) /* it cuts several weights by the cells' positions */
             dgraph_mesh_centres(&g, m);
+        double t1 = comm_wtime();
+        seconds[0] = t1 - t0;
         double *share = NULL; /* each part's fraction of the weight: its rank's of the speeds */
         if (speed) {
             double sum = 0;
@@ -123,6 +128,7 @@ void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const stru
                 share[r] = speed[r] / sum;
         }
         pt->partition(comm, &g, P, 1, share, part);
+        seconds[1] = comm_wtime() - t1;
         free(share);
         dgraph_free(&g);
     }

@@ -44,8 +44,10 @@ int partition_block_redistribute(MPI_Comm comm, const struct box *b, const struc
  * ranks' relative speeds speed[P] (NULL: equal), part r is sized for rank r's share of the speeds
  * and goes to a rank of that speed.
  * Also the imbalance (max - min) / min over ranks of the total weight over the speed, before and
- * after (-1 when a rank has no weight). */
+ * after (-1 when a rank has no weight), and this rank's seconds in building the dual graph and in
+ * the partitioner's call (seconds[2]). */
 void partition_rebalance(MPI_Comm comm, const struct partitioner *pt, const struct mesh *m, const int *weight,
-                         int ncon, const double *speed, int *dest, double *imb_before, double *imb_after);
+                         int ncon, const double *speed, int *dest, double *imb_before, double *imb_after,
+                         double seconds[2]);
 
 #endif

@@ -570,6 +570,9 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured, 
     double wb = 0, wa = 0;
     const int ncon = weights_per_cell(run), nph = phases_per_cell(run);
     int *wp, *w = weights(lb, run, ncon, nph, &wp);
+    /* the step's parts for the listing: the weights, then the dual graph and the partitioner (or the
+     * shuffle) in t_cut */
+    double t_weights = comm_wtime() - t0, t_cut[2] = {0, 0};
     /* the case's work arrays go first (they are rebuilt for the new mesh anyway), so that the
      * partition's scratch and the messages take their place. Their pages stay with the process
      * (a page handed back is faulted in again when reused: on issue 17's case that made a
@@ -580,9 +583,11 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured, 
     if (keep)
         release_freed_memory();
     if (cfg->lb_mode != LB_SHUFFLE) {
-        partition_rebalance(run->comm, lb_partitioner(cfg), m, w, ncon, speed, dest, &wb, &wa);
+        partition_rebalance(run->comm, lb_partitioner(cfg), m, w, ncon, speed, dest, &wb, &wa, t_cut);
     } else {
+        double ts = comm_wtime();
         shuffle(run, cfg->shuffle_fraction, dest);
+        t_cut[1] = comm_wtime() - ts;
         distribute_weight_imbalance(run->comm, m->ncells_owned, w, dest, NULL, &wb, &wa);
     }
     double pb = 1, pa = 1; /* the phases' time over the balanced time, now and with the new partition */
@@ -633,10 +638,12 @@ static void rebalance(struct loadbalance *lb, struct run *run, double measured, 
     }
     char before[32], after[32];
     listing_printf(run->lst, "Balance", "Rebalance at cycle %ld (%s): %lld cells moved; imbalance measured %.3f, "
-                   "%s %s -> %s; seconds: partition %.6f, pack %.6f, transfer %.6f, rebuild %.6f (mesh %.6f, "
-                   "cells and values %.6f, case %.6f)",
+                   "%s %s -> %s; seconds: partition %.6f (weights %.6f, graph %.6f, %s %.6f), pack %.6f, "
+                   "transfer %.6f, rebuild %.6f (mesh %.6f, cells and values %.6f, case %.6f)",
                    run->cycle, deck_enum_name("loadbalance", "mode", cfg->lb_mode), moved, measured, weights_of,
                    imbalance_text(wb, before, sizeof before), imbalance_text(wa, after, sizeof after), t_part,
+                   t_weights, t_cut[0], cfg->lb_mode == LB_SHUFFLE ? "shuffle" : lb_partitioner(cfg)->display,
+                   t_cut[1],
                    mg.seconds_pack, mg.seconds_transfer[0] + mg.seconds_transfer[1], rt.all, rt.mesh,
                    rt.all - rt.mesh - rt.cases, rt.cases);
     if (nph > 1)

@@ -68,7 +68,7 @@ for fam in Cell Node; do
     ok $? "Arcane's three ParallelExchanger $fam lines once per rebalance ($nb, $ns, $ne)"
 done
 [ "$(grep 'total_time=' $log | grep -c Cell)" -eq "$nreb" ]; ok $? "grep 'total_time=' | grep Cell works as in the Arcane README"
-grep -Eq 'Rebalance at cycle 3 \(metis\): [0-9]+ cells moved; imbalance measured [0-9.]+, cell weights [0-9.]+ -> [0-9.]+; seconds: partition [0-9.]+, pack [0-9.]+, transfer [0-9.]+, rebuild [0-9.]+ \(mesh [0-9.]+, cells and values [0-9.]+, case [0-9.]+\)$' $log
+grep -Eq 'Rebalance at cycle 3 \(metis\): [0-9]+ cells moved; imbalance measured [0-9.]+, cell weights [0-9.]+ -> [0-9.]+; seconds: partition [0-9.]+ \(weights [0-9.]+, graph [0-9.]+, METIS [0-9.]+\), pack [0-9.]+, transfer [0-9.]+, rebuild [0-9.]+ \(mesh [0-9.]+, cells and values [0-9.]+, case [0-9.]+\)$' $log
 ok $? "one summary line per rebalance: cells moved, imbalance, weights before and after, seconds per phase"
 grep -q 'Cost model calibrated at cycle 2' $log; ok $? "the cost model is calibrated on the second cycle"
 grep -Eq "Cycle 3: cost model: a cell's remap step with moving nodes costs [0-9]+\.[0-9]+ quiet cell-cycles \(measured\)$" $log
