@@ -11,8 +11,9 @@
 
 /* Collective over comm. Every rank asks the owner of each of its ghost items that g refreshes
  * (of g's plan's centering, in g's layers: sync_group_set_depth) for the values of g's
- * variables, by global id through an exchange of its own (not g's plan), and compares them bit for bit with its ghost's: a material variable's whole row,
- * so that a ghost holds exactly its owner's materials (the absent ones 0 on both sides).
+ * variables, by global id through an exchange of its own (not g's plan), and compares them bit
+ * for bit with its ghost's: a material variable's whole row, so that a ghost holds exactly its
+ * owner's materials (the absent ones 0 on both sides).
  * Returns this rank's differing values; *compared counts the values compared here, and the
  * first difference is described in what (variable, global id, owner, both values). */
 long long ghost_check_group(MPI_Comm comm, const struct mesh *m, const struct sync_group *g, long long *compared,

@@ -530,7 +530,7 @@ static void migrate_and_rebuild(struct loadbalance *lb, struct run *run, int *de
     for (int f = 0; f < 2 && !keep; f++)
         comm_pool_release_send(&lb->pools[f]); /* sent: gone before the new mesh is built (peak memory) */
     double t1 = comm_wtime();
-    const double cellset = mg->seconds_unpack; /* migration_finish adds its own time to it */
+    const double t_cellset = mg->seconds_unpack; /* the new cell set's; migration_finish adds its own time */
     /* the old mesh and its plans go before the new mesh is built, so that the two meshes never
      * coexist (peak memory); the variables' old arrays go one by one in migration_finish */
     sync_plan_free(&run->cell_plan);
@@ -558,7 +558,7 @@ static void migrate_and_rebuild(struct loadbalance *lb, struct run *run, int *de
     padding_check(lb, run);
     const double t4 = comm_wtime();
     rt->cases = t4 - t3;
-    rt->all = t4 - t1 + cellset; /* with the new cell set, built in migration_run */
+    rt->all = t4 - t1 + t_cellset; /* with the new cell set, built in migration_run */
 }
 
 static void rebalance(struct loadbalance *lb, struct run *run, double measured, const double *speed)
