@@ -210,8 +210,11 @@ static int32_t max_len(const struct sync_group *g, const int32_t *upto, int i)
     return items(g, upto, i) * g->width;
 }
 
-/* Persistent requests of g on its plan's current buffers. The sends of a material group are
- * recorded when sync_start has packed them and knows their length. */
+/* Persistent requests of g on its plan's current buffers, made by sync_start when it has none
+ * or the buffers moved: a group's depth, set after its creation, changes the lengths, and a
+ * wider group created later moves the buffers, so that requests made at once would be made
+ * again. The sends of a material group are recorded when sync_start has packed them and knows
+ * their length. */
 static void make_requests(struct sync_group *g)
 {
     const struct sync_plan *p = g->plan;
@@ -300,8 +303,6 @@ struct sync_group *sync_group_create(MPI_Comm comm, struct sync_plan *plan, stru
     for (int i = 0; i < nreq; i++)
         g->req[i] = MPI_REQUEST_NULL;
     g->send_len = xmalloc((size_t)(plan->nsend + 1) * sizeof *g->send_len);
-    if (kind == SYNC_KIND_PERSISTENT)
-        make_requests(g);
     return g;
 }
 
@@ -311,10 +312,7 @@ void sync_group_set_depth(struct sync_group *g, int depth)
         hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: %s",
                     g->active ? "a depth set in flight" : "a negative depth");
     g->depth = depth < SYNC_DEPTHS - 1 ? depth : SYNC_DEPTHS - 1;
-    if (g->has_req) { /* the receives' lengths, and a plain group's sends */
-        free_requests(g);
-        make_requests(g);
-    }
+    free_requests(g); /* the receives' lengths, and a plain group's sends: remade by sync_start */
 }
 
 void sync_group_destroy(struct sync_group *g)
@@ -508,7 +506,7 @@ void sync_start(struct sync_group *g)
         hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: synchronisation started twice");
     if (p->active)
         hydro_fatal(g->comm, EXIT_RUNTIME, "internal error: two synchronisations of one plan in flight");
-    if (g->kind == SYNC_KIND_PERSISTENT && g->gen != p->gen) { /* the buffers moved */
+    if (g->kind == SYNC_KIND_PERSISTENT && (!g->has_req || g->gen != p->gen)) { /* none yet, or the buffers moved */
         free_requests(g);
         make_requests(g);
     }
