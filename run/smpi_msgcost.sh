@@ -4,7 +4,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 usage() {
     cat <<USAGE
-usage: run/smpi_msgcost.sh [-k K] [-m MESSAGES] [-l] [RANKS...]
+usage: run/smpi_msgcost.sh [-k K] [-m MESSAGES] [-l] [-c SMPI_CFG]... [RANKS...]
 Builds run/platforms/msgcost.c with smpicc and runs it under run/smpirun.sh's settings on each
 rank count (default 64 256 1024): every rank exchanges a double with K ring neighbours each way
 (default 26, hydro's largest minimal-pattern neighbourhood), about MESSAGES messages in all
@@ -13,12 +13,18 @@ what simulating one message costs as the simulated cluster grows, with no hydro 
 The time includes smpirun's start (platform, ranks), negligible against the default messages.
 -l: the latency-only network (SimGrid's Constant model, run/smpirun.sh -l 2.1e-6) instead of
 cluster2048.xml's links.
+-c SMPI_CFG: an extra SimGrid option (repeatable), e.g. -c smpi/send-is-detached-thresh:0, which
+sends every message by rendezvous: SimGrid 3.32's time per message then stops growing with the
+rank count (BENCHMARKS.md, "Small messages by rendezvous").
 USAGE
 }
-k=26 msgs=400000 lat=0
-while getopts k:m:lh o; do
+k=26 msgs=400000 lat=0 cfg=
+while getopts k:m:lc:h o; do
     case $o in
-    k) k=$OPTARG ;; m) msgs=$OPTARG ;; l) lat=1 ;; h) usage; exit 0 ;; *) usage >&2; exit 2 ;;
+    k) k=$OPTARG ;; m) msgs=$OPTARG ;; l) lat=1 ;; h) usage; exit 0 ;;
+    c) case $OPTARG in *[!A-Za-z0-9_/:.-]* | '') usage >&2; exit 2 ;; esac
+       cfg="$cfg --cfg=$OPTARG" ;;
+    *) usage >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -45,9 +51,9 @@ for p in "$@"; do
     n=$((msgs / (p * k)))
     [ "$n" -ge 1 ] || n=1
     start=$(date +%s.%N)
-    # shellcheck disable=SC2086 # $net holds separate --cfg words
+    # shellcheck disable=SC2086 # $net and $cfg hold separate --cfg words
     smpirun -no-privatize -np "$p" -platform "$tmp/platform.xml" -hostfile "$tmp/hosts" \
-        --cfg=smpi/host-speed:1e9f --cfg=surf/precision:1e-7 $net --log=root.thres:critical \
+        --cfg=smpi/host-speed:1e9f --cfg=surf/precision:1e-7 $net $cfg --log=root.thres:critical \
         "$tmp/msgcost" "$n" "$k" > "$tmp/out" 2>&1 || :
     end=$(date +%s.%N)
     grep -q '^msgcost:' "$tmp/out" || { echo "$0: $p ranks failed:" >&2; tail -5 "$tmp/out" >&2; exit 1; }

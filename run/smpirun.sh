@@ -33,7 +33,12 @@ simulated time and the real time the simulation took.
                   re-solves the sharing of every coupled flow at each event, which made
                   1024 ranks in lockstep too slow to simulate; this one does not
                   (run/platforms/README.md compares the two where both run)
-  -c SMPI_CFG     extra SimGrid option, e.g. -c smpi/coll-selector:mpich (repeatable)
+  -c SMPI_CFG     extra SimGrid option, e.g. -c smpi/coll-selector:mpich (repeatable).
+                  -c smpi/send-is-detached-thresh:0 sends every message by rendezvous (no
+                  eager copy): SimGrid 3.32's time per message then stays flat with the rank
+                  count instead of growing with it, which makes 512-2048 ranks simulable;
+                  the simulated times change (a small send waits for its receive).
+                  BENCHMARKS.md, "Small messages by rendezvous"
   -n N            number of simulated ranks (at most the platform's host count)
   -h              this text
 

@@ -116,6 +116,14 @@ timeout "$TIMEOUT" sh "$top/run/smpi_msgcost.sh" -l -k 4 -m 400 4 > /dev/null 2>
 [ $? -eq 1 ] && grep -q 'usage: msgcost' mc.err; ok $? "run/smpi_msgcost.sh: as many neighbours as ranks fails, saying why"
 sh "$top/run/smpi_msgcost.sh" -k 0 4 > /dev/null 2> mc.err
 [ $? -eq 2 ] && grep -q '^usage: run/smpi_msgcost.sh' mc.err; ok $? "run/smpi_msgcost.sh: a bad number gets the usage and exit 2"
+timeout "$TIMEOUT" sh "$top/run/smpi_msgcost.sh" -l -k 2 -m 400 -c smpi/send-is-detached-thresh:0 4 > mc.out 2> mc.err
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c ' ranks .* messages .* us per message$' mc.out)" -eq 1 ]
+ok $? "run/smpi_msgcost.sh -c: small messages by rendezvous (exit $rc)"
+timeout "$TIMEOUT" sh "$top/run/smpi_msgcost.sh" -l -k 2 -m 400 -c smpi/no-such-option:1 4 > /dev/null 2> mc.err
+[ $? -eq 1 ] && grep -q '4 ranks failed' mc.err; ok $? "run/smpi_msgcost.sh -c: an option SimGrid does not know reaches it and fails"
+sh "$top/run/smpi_msgcost.sh" -c 'a b' 4 > /dev/null 2> mc.err
+[ $? -eq 2 ] && grep -q '^usage: run/smpi_msgcost.sh' mc.err; ok $? "run/smpi_msgcost.sh -c: a malformed option gets the usage and exit 2"
 
 timeout "$TIMEOUT" sh "$LAUNCH" -n 2 "$@" output.checkpoint_period=5 > dump.out 2> dump.err
 rc=$?
