@@ -47,7 +47,8 @@ Environment: SMPI_BUILD (default build-smpi; build-smpi-zoltan for the build wit
 backend, built by make smpi-zoltan when missing: a 166 MB download from the Debian archive),
 SMPIRUN (default smpirun). -m sets
 HYDRO_COMPUTE_MODEL and HYDRO_COMPUTE_SCALE for hydro.
-Exit status: hydro's (0 ok, 1 runtime failure, 2 bad input); 2 on bad usage here. INT, TERM,
+Exit status: hydro's (0 ok, 1 runtime failure, 2 bad input), 1 when SimGrid stops the simulation
+on a deadlock (every simulated rank blocked for good); 2 on bad usage here. INT, TERM,
 HUP or QUIT stop the simulation too, even sent to this script alone (exit 130, 143, 129, 131):
 hydro stops at the end of its cycle, and a simulation still running 60 s later is killed.
 EOF
@@ -226,8 +227,14 @@ fi
 # control), which the signal reaches whole, and this script waits for the group, killing it
 # after grace seconds (hydro's own stop comes at the end of a cycle, which may take minutes of
 # simulation at such scales).
+# SimGrid's stderr goes through tee (a FIFO: the lines still come as they are written) into a
+# file, read at the end: when SimGrid finds every simulated rank blocked for good it prints
+# "Deadlock detected", stops the simulation and still exits 0.
 grace=60
 child='' signalled=''
+mkfifo "$tmp/stderr"
+tee "$tmp/simgrid.err" < "$tmp/stderr" >&2 &
+teepid=$!
 for sig in INT TERM HUP QUIT; do
     # shellcheck disable=SC2064 # the signal's name now, the child's pid when it comes
     trap "signalled=$sig; [ -z \"\$child\" ] || kill -TERM \"-\$child\" 2>/dev/null" $sig
@@ -239,7 +246,7 @@ setsid "$smpirun" $privatize -np "$np" -platform "$run_platform" -hostfile "$tmp
     --cfg=smpi/host-speed:"${flops}f" --cfg=smpi/coll-selector:ompi --cfg=smpi/alltoall:ring \
     --cfg=smpi/alltoallv:ring --cfg=smpi/display-timing:yes --cfg=surf/precision:1e-7 \
     --log=xbt_cfg.thres:warning --log=s4u_actor.thres:warning --log=smpi_coll.thres:warning \
-    --log=smpi_colls.thres:warning $extra "$hydro" "$deck" "$@" <&3 3<&- &
+    --log=smpi_colls.thres:warning $extra "$hydro" "$deck" "$@" <&3 3<&- 2> "$tmp/stderr" &
 child=$!
 exec 3<&-
 [ -z "$signalled" ] || kill -TERM "-$child" 2>/dev/null
@@ -257,6 +264,11 @@ if [ -n "$signalled" ]; then # smpimain, left alone in the group once smpirun ha
     done
     kill -KILL "-$child" 2>/dev/null
 fi
+wait "$teepid"
 set -e
+if [ "$rc" -eq 0 ] && grep -q 'Deadlock detected' "$tmp/simgrid.err"; then
+    echo "smpirun.sh: SimGrid found the simulated ranks blocked for good (its listing above): exit 1" >&2
+    rc=1
+fi
 case $signalled in INT) exit 130 ;; TERM) exit 143 ;; HUP) exit 129 ;; QUIT) exit 131 ;; esac
 exit $rc

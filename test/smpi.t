@@ -106,6 +106,29 @@ if [ -x "$HYDRO" ]; then
     [ $rc -eq 0 ] || diag "$(tail -5 w.err)"
 fi
 
+# A simulation that SimGrid stops on a deadlock is a failure (SimGrid itself exits 0): a program
+# in place of hydro whose two ranks each wait for the other's message first.
+mkdir -p dead
+cat > dead/dead.c <<'EOF2'
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+    int r, v = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Recv(&v, 1, MPI_INT, 1 - r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&v, 1, MPI_INT, 1 - r, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+}
+EOF2
+smpicc -o dead/hydro dead/dead.c 2> dead/cc.err
+SMPI_BUILD=$tmp/dead timeout "$TIMEOUT" sh "$LAUNCH" -n 2 "$@" > dead.out 2> dead.err
+rc=$?
+[ $rc -eq 1 ] && grep -q 'Deadlock detected' dead.err && grep -q 'smpirun.sh: SimGrid found the simulated ranks blocked' dead.err
+ok $? "a simulation SimGrid stops on a deadlock exits 1, saying so (exit $rc)"
+[ $rc -eq 1 ] || diag "$(tail -5 dead.err; cat dead/cc.err)"
+
 # run/smpi_msgcost.sh: SimGrid's cost per message, no hydro code
 timeout "$TIMEOUT" sh "$top/run/smpi_msgcost.sh" -l -k 2 -m 400 4 8 > mc.out 2> mc.err
 rc=$?
