@@ -232,13 +232,16 @@ fi
 # "Deadlock detected", stops the simulation and still exits 0.
 grace=60
 child='' signalled=''
-mkfifo "$tmp/stderr"
-tee "$tmp/simgrid.err" < "$tmp/stderr" >&2 &
-teepid=$!
 for sig in INT TERM HUP QUIT; do
     # shellcheck disable=SC2064 # the signal's name now, the child's pid when it comes
     trap "signalled=$sig; [ -z \"\$child\" ] || kill -TERM \"-\$child\" 2>/dev/null" $sig
 done
+# After the traps: tee ends once the simulation, started below in any case, has opened and
+# closed the FIFO; it ignores the signals (a terminal's INT reaches it too), so that the
+# simulation's last lines, written while it stops, still have a reader.
+mkfifo "$tmp/stderr"
+(trap '' INT TERM HUP QUIT; exec tee "$tmp/simgrid.err" < "$tmp/stderr" >&2) &
+teepid=$!
 set +e
 exec 3<&0
 # shellcheck disable=SC2086 # $extra holds separate --cfg words, $privatize one or none
