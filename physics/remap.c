@@ -633,15 +633,15 @@ static int alone_around(const struct mesh *m, const struct remap_work *w, int32_
 static void material_slopes(const struct mesh *m, const struct hydro_fields *f, const struct remap_work *w,
                             enum limiter_kind lim, int32_t c, double *g)
 {
-    const double *rowc = row_of(w, c);
     const int ncol = w->nphi - REMAP_NPHI;
     struct around a;
     around_of(m, f->x, c, &a);
     int col[REMAP_NPHI_MAX], nk = 0;
     for (int k = REMAP_NPHI; k < w->nphi; k++) {
+        const double own = column_of(w, f->rho, c, k);
         int varies = 0;
         for (int j = 0; j < a.n; j++)
-            varies |= row_of(w, a.cell[j])[k - 1] != rowc[k - 1];
+            varies |= column_of(w, f->rho, a.cell[j], k) != own;
         if (varies)
             col[nk++] = k;
     }
