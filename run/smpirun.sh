@@ -37,8 +37,10 @@ simulated time and the real time the simulation took.
                   -c smpi/send-is-detached-thresh:0 sends every message by rendezvous (no
                   eager copy): SimGrid 3.32's time per message then stays flat with the rank
                   count instead of growing with it, which makes 512-2048 ranks simulable;
-                  the simulated times change (a small send waits for its receive).
-                  BENCHMARKS.md, "Small messages by rendezvous"
+                  the simulated times change (a small send waits for its receive), and code
+                  that counts on buffered sends deadlocks (Zoltan's hypergraph partitioner PHG does:
+                  use RCB, loadbalance.weights = phases). BENCHMARKS.md, "Small messages by
+                  rendezvous"
   -n N            number of simulated ranks (at most the platform's host count)
   -h              this text
 
