@@ -473,6 +473,13 @@ static inline double along(const double g[3], const double a[3], const double b[
     return g[0] * (a[0] - b[0]) + g[1] * (a[1] - b[1]) + g[2] * (a[2] - b[2]);
 }
 
+/* v reconstructed at point a from b with slope g: v plus each term of along() in turn, which
+ * rounds otherwise than v + along() (the dumps' bits). */
+static inline double at_point(double v, const double g[3], const double a[3], const double b[3])
+{
+    return v + g[0] * (a[0] - b[0]) + g[1] * (a[1] - b[1]) + g[2] * (a[2] - b[2]);
+}
+
 /* Least-squares slopes of the nk columns whose values a holds (around_values) into g[nk][3]. Each
  * column's slope depends on that column only: any subset of the columns gets the same bits. */
 static void slopes_fit(int dim, const struct around *a, int nk, double *g)
@@ -695,11 +702,8 @@ static int upwind_values(const struct mesh *m, const struct hydro_fields *f, con
 {
     double xu[3];
     centre_of(m, f->x, up, xu);
-    const double *rowu = row_of(w, up);
-    for (int k = 0; k < REMAP_NPHI; k++) {
-        const double *g = w->grad + ((size_t)up * REMAP_NPHI + k) * 3;
-        val[k] = column_of(w, f->rho, up, k) + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
-    }
+    for (int k = 0; k < REMAP_NPHI; k++)
+        val[k] = at_point(column_of(w, f->rho, up, k), w->grad + ((size_t)up * REMAP_NPHI + k) * 3, p, xu);
     if (w->nmat < 2)
         return -1;
     const int32_t slot = w->mslot[up];
@@ -709,10 +713,8 @@ static int upwind_values(const struct mesh *m, const struct hydro_fields *f, con
     if (slot < 0)
         return -1 - slot;
     const double *gm = w->mgrad + (size_t)slot * (size_t)(w->nphi - REMAP_NPHI) * 3;
-    for (int k = REMAP_NPHI; k < w->nphi; k++) {
-        const double *g = gm + 3 * (k - REMAP_NPHI); /* phi + each term in turn, not phi + along(): other bits */
-        val[k] = rowu[k - 1] + g[0] * (p[0] - xu[0]) + g[1] * (p[1] - xu[1]) + g[2] * (p[2] - xu[2]);
-    }
+    for (int k = REMAP_NPHI; k < w->nphi; k++)
+        val[k] = at_point(column_of(w, f->rho, up, k), gm + 3 * (k - REMAP_NPHI), p, xu);
     return -1;
 }
 
