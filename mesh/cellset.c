@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "geometry.h"
 #include "mesh_local.h"
 
 void cellset_init(struct cellset *s, int dim)
@@ -85,6 +86,20 @@ const double *cellset_node_xyz(const struct cellset *s, int64_t gid)
 {
     int64_t i = idmap_get(&s->node_index, gid);
     return i < 0 ? NULL : s->xyz + 3 * i;
+}
+
+void cellset_centre(const struct cellset *s, int64_t c, double centre[3])
+{
+    const int nv = s->el->nnodes;
+    double xc[MAX_CELL_NODES][3];
+    for (int k = 0; k < nv; k++) {
+        const double *x = cellset_node_xyz(s, s->nodes[(size_t)c * nv + k]);
+        if (!x)
+            hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: node %lld of cell %lld has no position",
+                        (long long)s->nodes[(size_t)c * nv + k], (long long)s->gid[c]);
+        memcpy(xc[k], x, sizeof xc[k]);
+    }
+    geom_centre(s->el, (const double(*)[3])xc, centre);
 }
 
 void cellset_pack(const struct cellset *s, const int32_t *cells, int64_t n, struct buf *b)

@@ -31,6 +31,9 @@ void cellset_add_node(struct cellset *s, int64_t gid, const double xyz[3]);
 /* Coordinates of a node by global id, NULL when absent. */
 const double *cellset_node_xyz(const struct cellset *s, int64_t gid);
 
+/* Cell c's centre (the mean of its nodes' positions, geom_centre). */
+void cellset_centre(const struct cellset *s, int64_t c, double centre[3]);
+
 /* Append cells cells[0..n-1] (indices into s) and the nodes they use to a message. */
 void cellset_pack(const struct cellset *s, const int32_t *cells, int64_t n, struct buf *b);
 /* Read one packed block from a message and append it (duplicate nodes are merged). */

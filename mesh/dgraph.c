@@ -361,20 +361,10 @@ void dgraph_mesh_centres(struct dgraph *g, const struct mesh *m)
 
 void dgraph_set_centres(struct dgraph *g, const struct cellset *s)
 {
-    const int nv = s->el->nnodes;
     free(g->xyz);
     g->xyz = xmalloc((size_t)(g->nlocal ? g->nlocal : 1) * 3 * sizeof *g->xyz);
-    for (int32_t c = 0; c < g->nlocal; c++) {
-        double xc[MAX_CELL_NODES][3];
-        for (int k = 0; k < nv; k++) {
-            const double *x = cellset_node_xyz(s, s->nodes[(size_t)c * nv + k]);
-            if (!x)
-                hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: node %lld of cell %lld has no position",
-                            (long long)s->nodes[(size_t)c * nv + k], (long long)s->gid[c]);
-            memcpy(xc[k], x, sizeof xc[k]);
-        }
-        geom_centre(s->el, (const double(*)[3])xc, g->xyz + 3 * (size_t)c);
-    }
+    for (int32_t c = 0; c < g->nlocal; c++)
+        cellset_centre(s, c, g->xyz + 3 * (size_t)c);
 }
 
 void dgraph_free(struct dgraph *g)

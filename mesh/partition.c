@@ -27,8 +27,8 @@ int partition_block_split(const struct box *b, int P, int parts[3], char *err, s
     return -1;
 }
 
-int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct cellset *some, struct cellset *own,
-                    double *graph_seconds, char *err, size_t errlen)
+int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct cellset *some, const int32_t *weight,
+                    int ncon, struct cellset *own, double *graph_seconds, char *err, size_t errlen)
 {
     *graph_seconds = 0;
     const int P = comm_size(comm);
@@ -44,7 +44,10 @@ int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct ce
     if (P > 1) { /* one part: everything stays where it is (and METIS 5.1 refuses nparts = 1) */
         struct dgraph g;
         double t0 = comm_wtime();
-        dgraph_build(comm, some->el, some->ncells, some->gid, some->nodes, some->face_tag, NULL, 1, &g);
+        dgraph_build(comm, some->el, some->ncells, some->gid, some->nodes, some->face_tag, weight, weight ? ncon : 1,
+                     &g);
+        if (weight && ncon > 1 && pt->multi_how) /* it cuts several weights by the cells' positions */
+            dgraph_set_centres(&g, some);
         *graph_seconds = comm_wtime() - t0;
         pt->partition(comm, &g, P, 0, NULL, part);
         dgraph_free(&g);

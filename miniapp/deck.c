@@ -228,6 +228,13 @@ const struct deck_key deck_keys[] = {
      "thread's CPU seconds per wall second there, for ranks that share cores with other ranks or jobs; shares "
      "within 5% of each other count as equal; not in the SMPI build); same results",
      OFF(lb_speeds)},
+    {"loadbalance", "setup", KEY_BOOL, "true", 0, 0, NULL,
+     "with a cost model that adds work, and a [parallel] partitioner that balances one weight per phase "
+     "(weights): the set-up partition, and a restart's, weighs the cells by the model over the cycles it is "
+     "expected to serve, one weight for their own work and one for the extra work, as a rebalance would "
+     "(false, or a partitioner of one weight: the cells are counted, and the first check finds the costly "
+     "cells out of balance); same results",
+     OFF(lb_setup)},
     {"loadbalance", "shuffle_fraction", KEY_DOUBLE, "0.1", 0, 1, NULL,
      "shuffle: fraction of each rank's cells moved, those of lowest centre x, rounded up", OFF(shuffle_fraction)},
     {"loadbalance", "cost", KEY_ENUM, "uniform", 0, 0, costs,

@@ -89,6 +89,7 @@ struct config {
     int lb_decide;
     int lb_weights;
     int lb_speeds;
+    int lb_setup; /* the set-up partition weighs the cells by the cost model */
     enum cost_kind lb_cost;
     long cost_factor, cost_units, extra_cell_vars, extra_cell_array;
     /* [output] */

@@ -9,6 +9,7 @@
 
 #include "comm.h"
 #include "gmsh.h"
+#include "loadbalance.h"
 #include "partition.h"
 #include "restart.h"
 
@@ -119,7 +120,10 @@ struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *
             print_share(comm, &global, lst);
             double graph;
             tstart(tm, TIMER_PARTITION);
-            ok = partition_cells(comm, pt, &global, &own, &graph, err, errlen) == 0;
+            int ncon;
+            int32_t *w = lb_setup_weights(comm, cfg, pt, &global, 0, 0.0, cfg->dt_init, &ncon, lst);
+            ok = partition_cells(comm, pt, &global, w, ncon, &own, &graph, err, errlen) == 0;
+            free(w);
             tstop(tm, TIMER_PARTITION);
             tadd(tm, TIMER_GRAPH, graph);
         }
@@ -214,7 +218,11 @@ struct mesh *setup_mesh_restart(MPI_Comm comm, const struct config *cfg, const s
             err[0] = '\0';
     } else {
         double graph;
-        rc = partition_cells(comm, graph_partitioner(cfg), &block, &own, &graph, err, errlen);
+        int ncon;
+        const struct partitioner *pt = graph_partitioner(cfg);
+        int32_t *w = lb_setup_weights(comm, cfg, pt, &block, rf->cycle, rf->time, rf->dt, &ncon, lst);
+        rc = partition_cells(comm, pt, &block, w, ncon, &own, &graph, err, errlen);
+        free(w);
         tadd(tm, TIMER_GRAPH, graph);
     }
     tstop(tm, TIMER_PARTITION);

@@ -156,7 +156,7 @@ section migration sh "$top/run/bench_migration.sh" -n "$ranks" $mig_args -o "$va
 # shellcheck disable=SC2086
 section checkpoint sh "$top/run/bench_checkpoint.sh" -n "$ranks" $ckpt_args -o "$vals" $ckpt_deck
 # shellcheck disable=SC2086
-section balance sh "$top/run/bench_balance.sh" -n "$ranks" $bal_args -p "$bal_parts" -d gain -o "$vals" $bal_deck
+section balance sh "$top/run/bench_balance.sh" -n "$ranks" $bal_args -p "$bal_parts" -d gain -c -o "$vals" $bal_deck
 if [ "$ranks" -eq 2 ] && command -v taskset > /dev/null; then # its case is issue 17's on 2 ranks
     # shellcheck disable=SC2086
     section speeds sh "$top/run/bench_speeds.sh" $spd_args -o "$vals" $spd_deck
@@ -284,17 +284,23 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     row "Checkpoint write ($(awk -v b="$(v ckpt_bytes)" 'BEGIN {printf "%.1f", b / 1e6}') MB)" "$(v ckpt_GBps)" GB/s \
         "plain write + fsync" "$(v raw_write_GBps)" ratio ge 0.50 1 %.3f
     for p in $bal_parts; do
-        row "Load balancing, issue 17's case on $ranks ranks, $p deciding by gain: loop" "$(v balance_${p}_gain_loop)" s \
-            "no load balancing" "$(v balance_none_loop)" ratio le 0.85 1 %.3f
+        none=balance_none
+        [ "$p" = metis ] || none=balance_none_$p
+        row "Load balancing, issue 17's case on $ranks ranks, $p (set-up and rebalances) deciding by gain: loop" \
+            "$(v balance_${p}_gain_loop)" s "no load balancing, $p's set-up" "$(v ${none}_loop)" ratio le 0.85 1 %.3f
+        ! has balance_${p}_gain_counted_loop ||
+            row "Load balancing, $p, its set-up partition counting the cells (loadbalance.setup = false): loop" \
+                "$(v balance_${p}_gain_counted_loop)" s "no load balancing, $p's set-up" "$(v ${none}_loop)" \
+                ratio le 0.85 1 %.3f
         if has balance_${p}_gain_imb_after; then
             row "Load balancing, $p: measured imbalance at the check after a rebalance (largest)" \
                 "$(v balance_${p}_gain_imb_after)" "" "the machine alone: uniform work, the same checks" \
                 "$(v balance_machine_imb)" plain le 0.10 1 %.3f
         else
-            echo "| Load balancing, $p: measured imbalance at the check after a rebalance (largest) | no rebalance ($(v balance_${p}_gain_kept) partitions kept out, judged no better by the phases) | - | - | <= 0.10 | - |"
+            echo "| Load balancing, $p: measured imbalance at the check after a rebalance (largest) | no rebalance ($(v balance_${p}_gain_kept) partitions kept out, judged no better by the phases; the largest imbalance at a check $(v balance_${p}_gain_imb_checks)) | - | - | <= 0.10 | - |"
         fi
         row "Load balancing, $p: peak memory (largest rank)" "$(v balance_${p}_gain_peak)" MB \
-            "no load balancing" "$(v balance_none_peak)" ratio le 1.3 1 %.1f
+            "no load balancing, $p's set-up" "$(v ${none}_peak)" ratio le 1.3 1 %.1f
     done
     if has speeds_measured_loop; then
         for sp in equal measured; do

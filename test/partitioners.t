@@ -23,8 +23,9 @@ share() { sed -n 's/.*Before the partition, the most a rank holds: [0-9]* cells 
 
 sod="$top/inputs/sod_x.ini mesh.nx=24 mesh.ny=4 mesh.nz=4 run.max_cycles=10 output.listing_period=0"
 sedov="$top/inputs/sedov_2d.ini mesh.nx=16 mesh.ny=16 run.max_cycles=10 output.listing_period=0"
+# (the set-up partition counting the cells, so that the first rebalance has an imbalance to mend)
 lb="loadbalance.period=3 loadbalance.threshold=0 loadbalance.decide=threshold loadbalance.cost=region
-    loadbalance.region_speed=150 loadbalance.cost_factor=20 loadbalance.extra_cell_vars=2"
+    loadbalance.region_speed=150 loadbalance.cost_factor=20 loadbalance.extra_cell_vars=2 loadbalance.setup=false"
 
 # ---- the set-up partition ----
 for case in sod sedov; do
@@ -122,7 +123,7 @@ issue="$top/inputs/default.ini mesh.nx=48 mesh.ny=6 mesh.nz=6 run.max_cycles=10 
     loadbalance.cost=region loadbalance.cost_factor=4 loadbalance.cost_units=20 loadbalance.threshold=0
     loadbalance.period=5 loadbalance.decide=threshold"
 for pt in ptscotch zoltan metis; do
-    hydro_in judge.$pt 2 $issue loadbalance.mode=$pt
+    hydro_in judge.$pt 2 $issue loadbalance.mode=$pt loadbalance.setup=false
     rc=$?
     set -- $(sed -n 's/.*Cycle 5: .*phases \([0-9.]*\) -> \([0-9.]*\) x the balanced time.*/\1 \2/p' judge.$pt/log) 0 0
     if [ $pt = ptscotch ]; then
@@ -138,6 +139,39 @@ for pt in ptscotch zoltan metis; do
     fi
     [ $rc -eq 0 ] || diag "$(cat judge.$pt/err)"
 done
+# the set-up partition weighed by the cost model (loadbalance.setup = true, the default): where the
+# partitioner balances one weight per phase, the first check finds the phases balanced, which the
+# cells counted leave 1.1 x out of balance at least (above); PT-Scotch, which balances their sum,
+# and one weight per cell count the cells
+for pt in metis zoltan; do
+    for np in 2 3; do
+        d=setup.$pt.$np
+        hydro_in $d $np $issue parallel.partitioner=$pt loadbalance.mode=$pt
+        rc=$?
+        set -- $(sed -n 's/.*Cycle 5: .*phases \([0-9.]*\) -> \([0-9.]*\) x the balanced time.*/\1 \2/p' $d/log) 9 9
+        [ $rc -eq 0 ] && grep -q "Set-up partition: the cells weighed by the cost model over the 10 cycles it is expected to serve (extra work 0.75 x the cells' own), one weight per cell and one for the extra work" $d/log &&
+            awk -v b="$1" 'BEGIN { exit !(b < 1.05) }'
+        ok $? "loadbalance.setup, $pt on $np ranks: the set-up partition weighed, the first check's phases $1 x the balanced time"
+        [ $rc -eq 0 ] || diag "$(cat $d/err)"
+    done
+done
+for keys in "parallel.partitioner=ptscotch loadbalance.mode=ptscotch" "loadbalance.weights=total" \
+    "loadbalance.setup=false" "loadbalance.period=0" "loadbalance.cost=shock"; do
+    hydro_in setup.off 2 $issue $keys
+    rc=$?
+    [ $rc -eq 0 ] && ! grep -q 'Set-up partition:' setup.off/log
+    ok $? "$keys: the set-up partition counts the cells"
+    rm -rf setup.off
+done
+hydro_in setup.sod 3 $sod loadbalance.period=3 loadbalance.cost=region loadbalance.cost_factor=20 output.checkpoint_period=5
+rc=$?
+(cd setup.sod && mpi 2 "$HYDRO" --restart checkpoints/hydro_000005.h5 > log2 2> err2)
+rc2=$?
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -q 'Set-up partition: the cells weighed by the cost model over the 10 cycles' setup.sod/log &&
+    grep -q 'Set-up partition: the cells weighed by the cost model over the 5 cycles' setup.sod/log2
+ok $? "loadbalance.setup: the set-up partition weighed on 3 ranks, and the restart's on 2"
+same sod.ref setup.sod 000010 "loadbalance.setup, across a restart from 3 to 2 ranks: bit for bit 1 rank"
+
 # ranks of different speeds (loadbalance.speeds = measured; the test key gives rank 0 a speed of
 # 0.25 and rank 1 one of 1 instead of measuring them): every backend sizes the parts by the speeds,
 # so that the imbalance of the ranks' times (weight over speed) drops by half at least, and the
