@@ -413,8 +413,10 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     echo
     echo "The 2-rank case of issue 17: inputs/default.ini on 200 x 20 x 20 cells, 60 cycles, a slab of cells 4"
     echo "times as costly (loadbalance.cost=region, cost_units fixed), checks every 10 cycles deciding by gain and"
-    echo "cost, against the same run without load balancing; variants interleaved, medians. 'imb. after': the"
-    echo "largest compute-time imbalance measured at a check that follows a rebalance."
+    echo "cost. Each partitioner makes the set-up partition too, weighing the cells by the cost model"
+    echo "(loadbalance.setup; '.counted': counting them), against the same run without load balancing from its"
+    echo "set-up ('none', 'none.zoltan'); variants interleaved, medians. 'imb. after': the largest compute-time"
+    echo "imbalance measured at a check that follows a rebalance; 'imb. checks': at any check."
     echo
     echo '```'
     cat "$tmp/balance.md"
