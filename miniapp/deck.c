@@ -230,7 +230,8 @@ const struct deck_key deck_keys[] = {
      OFF(lb_speeds)},
     {"loadbalance", "setup", KEY_BOOL, "true", 0, 0, NULL,
      "with a cost model that adds work, and a [parallel] partitioner that balances one weight per phase "
-     "(weights): the set-up partition, and a restart's, weighs the cells by the model over the cycles it is "
+     "(metis or zoltan with weights = phases, or auto up to 8 ranks): the set-up partition, and a restart's, "
+     "weighs the cells by the model over the cycles it is "
      "expected to serve, one weight for their own work and one for the extra work, as a rebalance would "
      "(false, or a partitioner of one weight: the cells are counted, and the first check finds the costly "
      "cells out of balance); same results",

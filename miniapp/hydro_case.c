@@ -218,8 +218,7 @@ static void *hydro_create(struct run *run)
     walls_build(m, s->h.f.x, m->node_layer_start[m->nlayers], &s->h.walls);
     /* the first step obeys dt_max and final_time too */
     const struct hydro_params *hp = &s->h.hp;
-    double dt0 = hp->dt_init < hp->dt_max ? hp->dt_init : hp->dt_max;
-    run->dt = run->dt_old = dt0 < hp->final_time && hp->final_time > 0 ? dt0 : hp->final_time;
+    run->dt = run->dt_old = timestep_first(hp->dt_init, hp->dt_max, hp->final_time);
     if (!run->restart)
         initial_state(s, run);
     s->totals.cycle = -1;

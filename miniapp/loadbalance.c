@@ -391,31 +391,34 @@ int32_t *lb_setup_weights(MPI_Comm comm, const struct config *cfg, const struct 
      * the sum balanced leaves the phases further out of balance than a count (PT-Scotch on 2
      * ranks: 1.62 against 1.43 x the balanced time, BENCHMARKS.md). */
     const int nc = 2;
-    if (cfg->lb_weights == LB_WEIGHTS_TOTAL || comm_size(comm) > pt->multi_weight_max)
+    const int per_phase = pt->multi_weight_max > 0 && (cfg->lb_weights == LB_WEIGHTS_PHASES ||
+                                                       (cfg->lb_weights == LB_WEIGHTS_AUTO &&
+                                                        comm_size(comm) <= pt->multi_weight_max));
+    if (!per_phase) /* as weights_per_cell decides, with the set-up's partitioner */
         return NULL;
     const struct cost_params model = cost_model(comm, cfg, cs->xyz, cs->nnodes);
     const long horizon = horizon_from(cfg, cycle, time, dt);
     const double t_end = time + (double)horizon * dt;
     int32_t *w = xmalloc((size_t)(cs->ncells ? cs->ncells : 1) * nc * sizeof *w);
-    double extra = 0; /* in plain cells */
+    double extra = 0; /* the extra work's weights */
     for (int64_t c = 0; c < cs->ncells; c++) {
         double centre[3];
         cellset_centre(cs, c, centre);
         const double cost = cost_mean(&model, centre, 0, time, t_end);
-        extra += cost - 1;
         w[nc * (size_t)c] = WEIGHT_UNIT;
         w[nc * (size_t)c + 1] = (int32_t)lround(WEIGHT_UNIT * (cost - 1));
+        extra += w[nc * (size_t)c + 1];
     }
     const double cells = (double)comm_sum_ll(comm, cs->ncells);
     comm_sum_doubles(comm, &extra, 1);
-    if (!(extra > 0)) { /* no cell costs more yet (a shock model): the cells counted */
+    if (!(extra > 0)) { /* no cell costs more yet (a shock model), or less than a weight unit: counted */
         free(w);
         return NULL;
     }
     weights_finish(comm, (int32_t)cs->ncells, w, nc);
     listing_printf(lst, "Balance", "Set-up partition: the cells weighed by the cost model over the %ld cycles it is "
                    "expected to serve (extra work %.3g x the cells' own), one weight per cell and one for the extra "
-                   "work", horizon, extra / cells);
+                   "work", horizon, extra / WEIGHT_UNIT / cells);
     *ncon = nc;
     return w;
 }

@@ -26,11 +26,11 @@ void lb_account(struct loadbalance *lb, struct run *run, double seconds, double 
 int lb_repartitions(const struct config *cfg);
 /* Collective, at set-up (and at a restart), before the mesh is built: weights for pt's partition
  * of the cells cs each rank holds, when the load balancer repartitions, its cost model adds work
- * and pt balances one weight per phase there ([loadbalance] setup, weights): [cs->ncells][*ncon]
- * (ncon 2: the cell's own work, and its extra work by the model over the cycles the partition is
- * expected to serve from (cycle, time) at steps of dt), as a rebalance weighs them before any
- * cycle has measured the remap's work; printed. NULL on every rank (the cells counted)
- * otherwise, or when no cell costs more yet. */
+ * and pt balances one weight per phase there ([loadbalance] setup; weights, as for a rebalance):
+ * [cs->ncells][*ncon] (ncon 2: the cell's own work, and its extra work by the model over the
+ * cycles the partition is expected to serve from (cycle, time) at steps of dt), as a rebalance
+ * weighs them before any cycle has measured the remap's work; printed. NULL on every rank (the
+ * cells counted) otherwise, or when no cell costs more yet. */
 int32_t *lb_setup_weights(MPI_Comm comm, const struct config *cfg, const struct partitioner *pt,
                           const struct cellset *cs, long cycle, double time, double dt, int *ncon,
                           struct listing *lst);

@@ -12,6 +12,7 @@
 #include "loadbalance.h"
 #include "partition.h"
 #include "restart.h"
+#include "timestep.h"
 
 void setup_box(const struct config *cfg, struct box *b)
 {
@@ -121,7 +122,9 @@ struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *
             double graph;
             tstart(tm, TIMER_PARTITION);
             int ncon;
-            int32_t *w = lb_setup_weights(comm, cfg, pt, &global, 0, 0.0, cfg->dt_init, &ncon, lst);
+            /* the hydro case's first step (sync_only's steps are 1, its cost model the same) */
+            const double dt0 = timestep_first(cfg->dt_init, cfg->dt_max, cfg->final_time);
+            int32_t *w = lb_setup_weights(comm, cfg, pt, &global, 0, 0.0, dt0, &ncon, lst);
             ok = partition_cells(comm, pt, &global, w, ncon, &own, &graph, err, errlen) == 0;
             free(w);
             tstop(tm, TIMER_PARTITION);

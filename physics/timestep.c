@@ -23,3 +23,9 @@ double timestep_last(double dt, double left)
 {
     return left > 0 && dt > left ? left : dt;
 }
+
+double timestep_first(double dt_init, double dt_max, double final_time)
+{
+    double dt0 = dt_init < dt_max ? dt_init : dt_max;
+    return dt0 < final_time && final_time > 0 ? dt0 : final_time;
+}

@@ -17,6 +17,10 @@ double timestep_mahyco(const struct hydro_params *hp, double cand, double prev);
  * final_time (left: the time still to run). */
 double timestep_microhydro(const struct hydro_params *hp, double cand, double prev, double change, double left);
 
+/* The first step: dt_init, at most dt_max, and final_time when that comes first (final_time
+ * above 0). */
+double timestep_first(double dt_init, double dt_max, double final_time);
+
 /* dt shortened so that the step ends exactly at final_time, left being the time still to run. */
 double timestep_last(double dt, double left);
 

@@ -93,8 +93,8 @@ printf '%-24s %9s %7s %11s %9s %11s %11s %9s %7s\n' variant "loop s" ratio rebal
     "imb. checks" "peak MB" ratio
 for v in $variants; do
     [ "$v" != machine ] || continue
-    case $v in none | metis.*) base=none ;; none.*) base=$v ;; *) base=none.${v%%.*} ;; esac
-    loop0=$(median < "$tmp/loop_$base" | awk '{printf "%.3f", $1}') peak0=$(median < "$tmp/peak_$base")
+    case $v in none | metis.*) ref=none ;; none.*) ref=$v ;; *) ref=none.${v%%.*} ;; esac
+    loop0=$(median < "$tmp/loop_$ref" | awk '{printf "%.3f", $1}') peak0=$(median < "$tmp/peak_$ref")
     l=$(median < "$tmp/loop_$v" | awk '{printf "%.3f", $1}') p=$(median < "$tmp/peak_$v")
     r=$(sort -n "$tmp/reb_$v" | tr '\n' ' ' | sed 's/ $//;s/ /,/g')
     kept=$(sort -n "$tmp/kept_$v" | tr '\n' ' ' | sed 's/ $//;s/ /,/g')

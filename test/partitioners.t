@@ -163,6 +163,16 @@ for keys in "parallel.partitioner=ptscotch loadbalance.mode=ptscotch" "loadbalan
     ok $? "$keys: the set-up partition counts the cells"
     rm -rf setup.off
 done
+# beyond 8 ranks, weights = auto gives a rebalance one weight per cell, and the set-up counts the
+# cells; weights = phases weighs them (Zoltan's RCB in phases)
+for w in auto phases; do
+    hydro_in setup.9.$w 9 $issue run.max_cycles=2 parallel.partitioner=zoltan loadbalance.mode=zoltan loadbalance.weights=$w
+    rc=$?
+    n=$(grep -c 'Set-up partition: the cells weighed' setup.9.$w/log)
+    [ $rc -eq 0 ] && [ "$n" -eq "$([ $w = phases ] && echo 1 || echo 0)" ]
+    ok $? "zoltan on 9 ranks, loadbalance.weights = $w: the set-up partition $([ $w = phases ] && echo weighed || echo counted)"
+    [ $rc -eq 0 ] || diag "$(cat setup.9.$w/err)"
+done
 hydro_in setup.sod 3 $sod loadbalance.period=3 loadbalance.cost=region loadbalance.cost_factor=20 output.checkpoint_period=5
 rc=$?
 (cd setup.sod && mpi 2 "$HYDRO" --restart checkpoints/hydro_000005.h5 > log2 2> err2)
