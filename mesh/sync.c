@@ -408,6 +408,11 @@ static void rows_pack(void *ctx, int64_t lo, int64_t hi)
     const struct rows *r = ctx;
     const int nc = r->nc;
     double *dst = r->block + (size_t)lo * nc;
+    if (nc == 1) { /* most variables: no inner loop to enter per item */
+        for (int64_t k = lo; k < hi; k++)
+            *dst++ = r->data[(size_t)r->idx[k] * r->stride];
+        return;
+    }
     for (int64_t k = lo; k < hi; k++) {
         const double *src = r->data + (size_t)r->idx[k] * r->stride;
         for (int c = 0; c < nc; c++)
@@ -420,6 +425,11 @@ static void rows_unpack(void *ctx, int64_t lo, int64_t hi)
     const struct rows *r = ctx;
     const int nc = r->nc;
     const double *src = r->block + (size_t)lo * nc;
+    if (nc == 1) {
+        for (int64_t k = lo; k < hi; k++)
+            r->data[(size_t)r->idx[k] * r->stride] = *src++;
+        return;
+    }
     for (int64_t k = lo; k < hi; k++) {
         double *dst = r->data + (size_t)r->idx[k] * r->stride;
         for (int c = 0; c < nc; c++)
@@ -471,9 +481,11 @@ static int32_t unpack(const struct sync_group *g, const int32_t *idx, int32_t n,
         return (int32_t)(src - start);
     const double *code = src; /* the owners' compositions first, then their values */
     src += n;
+    struct matstore *ms = g->reg->mats;
+    const uint8_t *bits = ms->bits; /* matstore_compose writes it, never moves it */
     for (int32_t k = 0; k < n; k++)
-        if (g->reg->mats->bits[idx[k]] != (unsigned)code[k])
-            matstore_compose(g->reg->mats, idx[k], (unsigned)code[k]);
+        if (bits[idx[k]] != (unsigned)code[k])
+            matstore_compose(ms, idx[k], (unsigned)code[k]);
     for (; v < g->nvars; v++)
         src = unpack_material(g->reg, &g->reg->v[g->vars[v]], idx, n, src);
     return (int32_t)(src - start);
