@@ -3,6 +3,7 @@
 #include "partition.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,8 +28,29 @@ int partition_block_split(const struct box *b, int P, int parts[3], char *err, s
     return -1;
 }
 
+/* Collective: each weight's largest sum over the parts against their mean (imb[ncon]). */
+static void parts_weight_imbalance(MPI_Comm comm, int64_t n, const int *part, const int32_t *weight, int ncon,
+                                   double *imb)
+{
+    const int P = comm_size(comm);
+    double *sum = xcalloc((size_t)P * (size_t)ncon, sizeof *sum);
+    for (int64_t i = 0; i < n; i++)
+        for (int k = 0; k < ncon; k++)
+            sum[(size_t)part[i] * ncon + k] += weight[(size_t)i * ncon + k];
+    comm_sum_doubles(comm, sum, P * ncon);
+    for (int k = 0; k < ncon; k++) {
+        double most = 0, all = 0;
+        for (int r = 0; r < P; r++) {
+            most = fmax(most, sum[(size_t)r * ncon + k]);
+            all += sum[(size_t)r * ncon + k];
+        }
+        imb[k] = all > 0 ? most * P / all : 1.0;
+    }
+    free(sum);
+}
+
 int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct cellset *some, const int32_t *weight,
-                    int ncon, struct cellset *own, double *graph_seconds, char *err, size_t errlen)
+                    int ncon, double *imb, struct cellset *own, double *graph_seconds, char *err, size_t errlen)
 {
     *graph_seconds = 0;
     const int P = comm_size(comm);
@@ -52,6 +74,8 @@ int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct ce
         pt->partition(comm, &g, P, 0, NULL, part);
         dgraph_free(&g);
     }
+    if (weight)
+        parts_weight_imbalance(comm, some->ncells, part, weight, ncon, imb);
     distribute_cells(comm, some, part, own); /* part r goes to rank r */
     free(part);
     return 0;

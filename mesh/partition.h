@@ -23,11 +23,12 @@ int partition_block_split(const struct box *b, int P, int parts[3], char *err, s
  * exactly 0 .. N-1, as every mesh hydro reads has them) are partitioned into
  * one part per rank by pt over their dual graph, without gathering the cells, and sent to their
  * part's rank into own; weighted by weight[c][ncon] for some's cells where weight is not NULL
- * (NULL on every rank or on none: the cells counted); *graph_seconds: this rank's seconds
+ * (NULL on every rank or on none: the cells counted), each weight's largest sum over the parts
+ * against their mean then in imb[ncon] (1: balanced); *graph_seconds: this rank's seconds
  * building the dual graph (0 on one rank), which a rebalance, reading it from the mesh's faces,
  * does not pay. Returns 0, or -1 on every rank with the reason in err on rank 0. */
 int partition_cells(MPI_Comm comm, const struct partitioner *pt, const struct cellset *some, const int32_t *weight,
-                    int ncon, struct cellset *own, double *graph_seconds, char *err, size_t errlen);
+                    int ncon, double *imb, struct cellset *own, double *graph_seconds, char *err, size_t errlen);
 
 /* Collective, no communication of cells: every rank generates its block of the box. */
 int partition_block(MPI_Comm comm, const struct box *b, struct cellset *own, int parts[3], char *err,

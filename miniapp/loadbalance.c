@@ -416,9 +416,9 @@ int32_t *lb_setup_weights(MPI_Comm comm, const struct config *cfg, const struct 
         return NULL;
     }
     weights_finish(comm, (int32_t)cs->ncells, w, nc);
-    listing_printf(lst, "Balance", "Set-up partition: the cells weighed by the cost model over the %ld cycles it is "
+    listing_printf(lst, "Balance", "Set-up partition: the cells weighed by the cost model over the %ld cycle%s it is "
                    "expected to serve (extra work %.3g x the cells' own), one weight per cell and one for the extra "
-                   "work", horizon, extra / WEIGHT_UNIT / cells);
+                   "work", horizon, horizon == 1 ? "" : "s", extra / WEIGHT_UNIT / cells);
     *ncon = nc;
     return w;
 }

@@ -77,6 +77,24 @@ static void print_share(MPI_Comm comm, const struct cellset *cs, struct listing 
                    navg > 0 ? (double)nmax / navg : 0.0);
 }
 
+/* partition_cells, the cells weighed by the load balancer's cost model over the cycles from
+ * (cycle, time) at steps of dt where it says so (lb_setup_weights), and then each weight's
+ * balance printed. */
+static int graph_partition(MPI_Comm comm, const struct config *cfg, const struct partitioner *pt,
+                           const struct cellset *cells, long cycle, double time, double dt, struct cellset *own,
+                           double *graph, struct listing *lst, char *err, size_t errlen)
+{
+    int ncon;
+    int32_t *w = lb_setup_weights(comm, cfg, pt, cells, cycle, time, dt, &ncon, lst);
+    double imb[2] = {1, 1}; /* lb_setup_weights gives 2 weights at most */
+    int rc = partition_cells(comm, pt, cells, w, ncon, imb, own, graph, err, errlen);
+    if (rc == 0 && w)
+        listing_printf(lst, "Balance", "Set-up partition: the largest rank's weight against the mean %.3f (the cells' "
+                       "own work), %.3f (the extra work)", imb[0], imb[1]);
+    free(w);
+    return rc;
+}
+
 struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *tm, struct listing *lst, char *err,
                         size_t errlen)
 {
@@ -121,12 +139,9 @@ struct mesh *setup_mesh(MPI_Comm comm, const struct config *cfg, struct timers *
             print_share(comm, &global, lst);
             double graph;
             tstart(tm, TIMER_PARTITION);
-            int ncon;
             /* the hydro case's first step (sync_only's steps are 1, its cost model the same) */
             const double dt0 = timestep_first(cfg->dt_init, cfg->dt_max, cfg->final_time);
-            int32_t *w = lb_setup_weights(comm, cfg, pt, &global, 0, 0.0, dt0, &ncon, lst);
-            ok = partition_cells(comm, pt, &global, w, ncon, &own, &graph, err, errlen) == 0;
-            free(w);
+            ok = graph_partition(comm, cfg, pt, &global, 0, 0.0, dt0, &own, &graph, lst, err, errlen) == 0;
             tstop(tm, TIMER_PARTITION);
             tadd(tm, TIMER_GRAPH, graph);
         }
@@ -221,11 +236,8 @@ struct mesh *setup_mesh_restart(MPI_Comm comm, const struct config *cfg, const s
             err[0] = '\0';
     } else {
         double graph;
-        int ncon;
-        const struct partitioner *pt = graph_partitioner(cfg);
-        int32_t *w = lb_setup_weights(comm, cfg, pt, &block, rf->cycle, rf->time, rf->dt, &ncon, lst);
-        rc = partition_cells(comm, pt, &block, w, ncon, &own, &graph, err, errlen);
-        free(w);
+        rc = graph_partition(comm, cfg, graph_partitioner(cfg), &block, rf->cycle, rf->time, rf->dt, &own, &graph,
+                             lst, err, errlen);
         tadd(tm, TIMER_GRAPH, graph);
     }
     tstop(tm, TIMER_PARTITION);

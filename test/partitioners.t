@@ -153,6 +153,9 @@ for pt in metis zoltan; do
             awk -v b="$1" 'BEGIN { exit !(b < 1.05) }'
         ok $? "loadbalance.setup, $pt on $np ranks: the set-up partition weighed, the first check's phases $1 x the balanced time"
         [ $rc -eq 0 ] || diag "$(cat $d/err)"
+        set -- $(sed -n "s/.*Set-up partition: the largest rank's weight against the mean \([0-9.]*\) (the cells' own work), \([0-9.]*\) (the extra work).*/\1 \2/p" $d/log) 9 9
+        awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < 1.05 && b < 1.05) }'
+        ok $? "loadbalance.setup, $pt on $np ranks: the listing gives each weight's balance ($1, $2)"
     done
 done
 for keys in "parallel.partitioner=ptscotch loadbalance.mode=ptscotch" "loadbalance.weights=total" \
