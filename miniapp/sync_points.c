@@ -65,7 +65,7 @@ static const struct pattern patterns[] = {
          [SP_STEP_END] = SAVED, /* MaHyCo synchronises its cell variables again after each direction */
          [SP_END_REMAP] = EACH(1, GROUP(F_NMASS))},
         {[K_SAVE] = 1, [K_GEOMETRY] = 2, [K_FORCES] = 1, [K_VELOCITY] = 1, [K_POSITIONS] = 1, [K_CELLS] = 1,
-         [K_DT] = 1, [K_R_VALUES] = D_ALL, [K_R_SWEPT] = 1, [K_R_GRADIENTS] = 1, [K_R_LIMIT] = 1, REMAP_DEPTHS},
+         [K_DT] = 1, [K_R_VALUES] = D_ALL, [K_R_SWEPT] = 1, [K_R_SLOPES] = 1, REMAP_DEPTHS},
         /* the materials' slopes are computed, not synchronised, on the first ghost layer too
          * (remap.h), which needs that layer's swept faces */
         {[K_R_SWEPT] = 2, [K_R_MSLOPES] = 2},
@@ -89,7 +89,7 @@ static const struct pattern patterns[] = {
          [SP_END_REMAP] = TOGETHER(2, GROUP(F_RHO, F_E, F_P, F_C, F_Q, F_MASS, MATERIALS), GROUP(F_V, F_NMASS))},
         {[K_SAVE] = D_INNER, [K_GEOMETRY] = D_ALL, [K_FORCES] = D_INNER, [K_VELOCITY] = D_INNER,
          [K_POSITIONS] = D_INNER, [K_CELLS] = D_INNER, [K_DT] = 1, [K_R_VALUES] = 3, [K_R_SWEPT] = 2,
-         [K_R_GRADIENTS] = 2, [K_R_LIMIT] = 2, REMAP_DEPTHS},
+         [K_R_SLOPES] = 2, REMAP_DEPTHS},
         {[K_R_MSLOPES] = 2},
     },
 };

@@ -90,8 +90,7 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
     KERNEL_PART(ops, K_R_VALUES, PART_OUTER, remap_values(m, f, w, outer_of(vs), vs->n - vs->ninner));
     ops->sync(ops->ctx, SP_REMAP_VALUES);
     KERNEL(ops, K_R_SWEPT, remap_swept(m, f, w, n[K_R_SWEPT]));
-    KERNEL(ops, K_R_GRADIENTS, remap_gradients(m, f, w, n[K_R_GRADIENTS]));
-    KERNEL(ops, K_R_LIMIT, remap_limit(m, f, w, h->hp.limiter, n[K_R_LIMIT]));
+    KERNEL(ops, K_R_SLOPES, remap_slopes(m, f, w, h->hp.limiter, n[K_R_SLOPES]));
     KERNEL(ops, K_R_MSLOPES, remap_material_slopes(m, f, w, h->hp.limiter, n[K_R_MSLOPES]));
     ops->sync(ops->ctx, SP_REMAP_SLOPES);
     KERNEL(ops, K_R_CELLS, remap_cells(m, f, &h->hp, w, n[K_R_CELLS]));

@@ -26,8 +26,7 @@
     X(K_R_TARGETS, "remap_targets", ITEMS_NODES, "nodes: targets of the sweep")              \
     X(K_R_VALUES, "remap_values", ITEMS_CELLS, "cells: values")                              \
     X(K_R_SWEPT, "remap_swept", ITEMS_CELLS, "cells: swept volumes of their faces")          \
-    X(K_R_GRADIENTS, "remap_gradients", ITEMS_CELLS, "cells: least-squares slopes")          \
-    X(K_R_LIMIT, "remap_limit", ITEMS_CELLS, "cells: slope limiter")                         \
+    X(K_R_SLOPES, "remap_slopes", ITEMS_CELLS, "cells: least-squares slopes, limited")       \
     X(K_R_MSLOPES, "remap_material_slopes", ITEMS_CELLS, "cells along material boundaries: their materials' slopes") \
     X(K_R_CELLS, "remap_cells", ITEMS_CELLS, "cells: fluxes and new values")                 \
     X(K_R_NODES, "remap_nodes", ITEMS_NODES, "nodes: new velocity and mass")                 \

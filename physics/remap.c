@@ -572,7 +572,8 @@ static void slopes_limit(const struct mesh *m, const struct hydro_fields *f, con
 /* The cell's own columns, the ones whose slopes are kept in w->grad. */
 static const int plain[REMAP_NPHI] = {0, 1, 2, 3, 4, 5};
 
-void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc)
+void remap_slopes(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, enum limiter_kind lim,
+                  int32_t nc)
 {
     PAR_FOR(nc)
     for (int32_t c = 0; c < nc; c++) {
@@ -584,24 +585,11 @@ void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct 
             memset(g, 0, REMAP_NPHI * 3 * sizeof *g);
             continue;
         }
-        struct around a;
+        struct around a; /* gathered once for the fit and the limiter */
         around_of(m, f->x, c, &a);
         around_values(w, f->rho, &a, plain, REMAP_NPHI);
         slopes_fit(m->el->dim, &a, REMAP_NPHI, g);
-    }
-}
-
-void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, enum limiter_kind lim,
-                 int32_t nc)
-{
-    PAR_FOR(nc)
-    for (int32_t c = 0; c < nc; c++) {
-        if (!w->upwind[c]) /* zero slopes (remap_gradients) */
-            continue;
-        struct around a;
-        around_of(m, f->x, c, &a);
-        around_values(w, f->rho, &a, plain, REMAP_NPHI);
-        slopes_limit(m, f, w, &a, lim, REMAP_NPHI, w->grad + (size_t)c * REMAP_NPHI * 3);
+        slopes_limit(m, f, w, &a, lim, REMAP_NPHI, g);
     }
 }
 

@@ -91,16 +91,14 @@ void remap_values(const struct mesh *m, const struct hydro_fields *f, struct rem
                   int32_t nc);
 /* Which way the faces of cells [0, nc) sweep (interior faces only). */
 void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
-/* Least-squares slopes of the cell's own columns, cells [0, nc): needs values of their face
- * neighbours. */
-void remap_gradients(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, int32_t nc);
-/* Limit the slopes of cells [0, nc): needs neighbours' values and the cells' swept faces. */
-void remap_limit(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, enum limiter_kind lim,
-                 int32_t nc);
+/* Least-squares slopes of the cell's own columns, limited, cells [0, nc): needs values of their
+ * face neighbours and the cells' swept faces. */
+void remap_slopes(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, enum limiter_kind lim,
+                  int32_t nc);
 /* With several materials, cells [0, nc): the materials' limited slopes of the cells upwind of a
  * face that do not hold one material alone with their face neighbours (those along material
  * boundaries), in mgrad, which grows with them; the others' material fluxes are the cell's
- * (remap_cells). Needs what remap_limit needs; the fluxes of remap_cells' cells read these of
+ * (remap_cells). Needs what remap_slopes needs; the fluxes of remap_cells' cells read these of
  * their neighbours, so it runs one layer further than remap_cells. */
 void remap_material_slopes(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w,
                            enum limiter_kind lim, int32_t nc);

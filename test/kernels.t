@@ -9,7 +9,7 @@ cd "$tmp" || exit 1
 set -- "$top/inputs/bench/mahyco.ini" mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=6 \
     parallel.sync_pattern=minimal output.checkpoint_period=-1
 kernels="lagrange_save lagrange_geometry lagrange_forces lagrange_velocity lagrange_positions lagrange_cells
-lagrange_dt remap_targets remap_values remap_swept remap_gradients remap_limit remap_material_slopes remap_cells
+lagrange_dt remap_targets remap_values remap_swept remap_slopes remap_material_slopes remap_cells
 remap_nodes remap_finish remap_move"
 
 HYDRO_KERNEL_REPORT=$tmp/k2.txt mpi 2 "$HYDRO" "$@" > k2.out 2> k2.err
@@ -29,7 +29,7 @@ awk -v want="$(echo $kernels)" '
       else if ($1 != "remap_material_slopes" && !($3 > 0)) { print "no items: " $0; bad = 1 }
       if ($4 > $3 || $5 < 0 || $6 < 0 || $7 < 0) { print "bad values: " $0; bad = 1 } }
     END { for (k in need) if (!(k in seen)) { print "missing " k; bad = 1 }; exit bad }' k2.txt > k2.check
-ok $? "the report has the 17 kernels, their calls (6 per Lagrange kernel, 18 per remap kernel), items (none for the material slopes with one material) and costs >= 0"
+ok $? "the report has the 16 kernels, their calls (6 per Lagrange kernel, 18 per remap kernel), items (none for the material slopes with one material) and costs >= 0"
 [ -s k2.check ] && diag "$(cat k2.check)"
 # rank 0 of 2: the minimal pattern saves owned cells and ghost layers 1-2 (the third is only read)
 cells=$(sed -n 's/.*This rank: \([0-9]*\) owned cells, [0-9]* ghost cells (layers \([0-9]*\)\/\([0-9]*\)\/[0-9]*).*/\1 \2 \3/p' k2.out | head -n 1)
@@ -49,8 +49,8 @@ HYDRO=$HYDRO MPIRUN=$(echo "$MPIRUN" | awk '{ print $1 }') MPI_ARGS=$(echo "$MPI
     "$top/run/smpi_calibrate.sh" -r 2 -o costs.txt "$@" > cal.out 2> cal.err
 rc=$?
 [ $rc -eq 0 ] && grep -q '^# hydro kernel costs for run/smpirun.sh -m: medians over 2 real 1-rank runs' costs.txt &&
-    [ "$(grep -vc '^#' costs.txt)" -eq 17 ]
-ok $? "run/smpi_calibrate.sh -r 2 writes 17 kernel costs (exit $rc)"
+    [ "$(grep -vc '^#' costs.txt)" -eq 16 ]
+ok $? "run/smpi_calibrate.sh -r 2 writes 16 kernel costs (exit $rc)"
 [ $rc -eq 0 ] || diag "$(cat cal.err)"
 awk '!/^#/ && ($1 == "lagrange_save" && $2 != 6 || $1 == "remap_move" && $2 != 18) { exit 1 }' costs.txt
 ok $? "its counts are one 1-rank run's (6 and 18 calls)"

@@ -95,7 +95,7 @@ int main(void)
     char why[512];
     memset(&k, 0, sizeof k);
     int rc = read_text(full_model(1e-9, 2e-8), &k, why, sizeof why);
-    tap_ok(&t, rc == 0 && near(k.a[K_SAVE], 1e-9) && near(k.a[K_R_MOVE], 1e-9 * K_COUNT) && near(k.b[K_R_LIMIT], 2e-8),
+    tap_ok(&t, rc == 0 && near(k.a[K_SAVE], 1e-9) && near(k.a[K_R_MOVE], 1e-9 * K_COUNT) && near(k.b[K_R_SLOPES], 2e-8),
            "a complete model file is read (%s)", rc ? why : "ok");
 
     char bad[8192];
