@@ -2,8 +2,8 @@
  * graph (dgraph.h), and geometric blocks of a generated box (see partition.h). */
 #include "partition.h"
 
-#include <stdio.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -409,8 +409,10 @@ int32_t *lb_setup_weights(MPI_Comm comm, const struct config *cfg, const struct 
         w[nc * (size_t)c + 1] = (int32_t)lround(WEIGHT_UNIT * (cost - 1));
         extra += w[nc * (size_t)c + 1];
     }
-    const double cells = (double)comm_sum_ll(comm, cs->ncells);
-    comm_sum_doubles(comm, &extra, 1);
+    double sums[2] = {extra, (double)cs->ncells}; /* one reduction for both (integers: exact) */
+    comm_sum_doubles(comm, sums, 2);
+    extra = sums[0];
+    const double cells = sums[1];
     if (!(extra > 0)) { /* no cell costs more yet (a shock model), or less than a weight unit: counted */
         free(w);
         return NULL;
