@@ -32,6 +32,10 @@ struct loadbalance {
     long kept_cycle;           /* the last check whose new partition was kept out, judged no better by
                                 * the phases while they were out of balance; -1: none since the last
                                 * rebalance */
+    long part_cycle;           /* the cycle the current partition was made at (the set-up's, a restart's or
+                                * the last rebalance's) */
+    long last_check;           /* the last check on the current partition; -1: none yet */
+    double last_excess;        /* its slowest rank's compute beyond the ranks' mean (seconds per cycle) */
     double busy_cpu;           /* the main thread's CPU seconds in that compute time */
     double share;              /* the last share of its core measured (core_share); 0: none yet */
     struct cost_params model;
@@ -149,6 +153,8 @@ struct loadbalance *lb_create(struct run *run)
                                                                  VAR_SYNC, "1", NULL)
                                          : -1;
     lb->kept_cycle = -1;
+    lb->part_cycle = run->cycle;
+    lb->last_check = -1;
     run->tm.cpu = cfg->lb_speeds == LB_SPEEDS_MEASURED && lb_repartitions(cfg); /* the ranks' speeds */
     for (int i = 0; i < lb->nextra; i++) {
         char name[64];
@@ -724,19 +730,42 @@ static double expected_cost(const struct loadbalance *lb, struct run *run, char 
     return -comm_min_double(run->comm, -(t[TIMER_PARTITION] - t[TIMER_GRAPH] + t[TIMER_GHOSTS] + t[TIMER_PLANS]));
 }
 
+/* Seconds a balanced partition should save over the next h cycles when the slowest rank now
+ * computes `excess` seconds per cycle beyond the balanced time and that excess has grown by
+ * `growth` seconds per cycle each cycle: assumed to grow on so for as many cycles as the
+ * partition has served (`served`; no further ahead than it was watched), then to stay. */
+static double expected_gain(double excess, double growth, long served, long h)
+{
+    const double k = (double)(h < served ? h : served), rest = (double)(h > served ? h - served : 0);
+    return (double)h * excess + growth * (k * (k + 1) / 2 + rest * (double)served);
+}
+
 /* Decide by gain and cost: balanced, the slowest rank would have computed the ranks' mean (with
  * the ranks' speeds, their work over the speeds' sum: a slow rank left empty then leaves nothing
  * to gain), so each cycle the new partition serves should save the slowest rank's compute seconds
  * per cycle less that; it is expected to serve `horizon` checks, as a rebalanced partition is kept
- * until a check finds it out of balance (decide = threshold: rebalance anyway; the figures are
- * printed all the same). */
+ * until a check finds it out of balance. Where the slowest rank's excess over the mean (`excess`,
+ * seconds per cycle) grew since the last check on this partition, the saving grows as well
+ * (expected_gain): a wave that carries work towards one rank makes each check find a little more
+ * to gain, too little each time to pay for a rebalance, while the partition falls further out of
+ * balance (issue 17's case with its set-up weighed: 0.18, 0.29, 0.41, 0.49, 0.69, 0.84 at its six
+ * checks, none rebalanced). decide = threshold: rebalance anyway; the figures are printed all the
+ * same. */
 static int worth_it(const struct loadbalance *lb, struct run *run, const struct stats *st, double measured,
-                    const struct speeds *sp)
+                    const struct speeds *sp, double excess)
 {
     const struct config *cfg = &run->cfg;
-    const long horizon = horizon_cycles(run);
+    const long horizon = horizon_cycles(run), served = run->cycle - lb->part_cycle;
     const double slowest = sp->speed ? sp->slowest : st->max, balanced = sp->speed ? sp->balanced : st->avg;
-    double gain = lb->cycles > 0 ? fmax(0.0, slowest - balanced) / (double)lb->cycles * (double)horizon : 0;
+    const double now = lb->cycles > 0 ? fmax(0.0, slowest - balanced) / (double)lb->cycles : 0; /* s per cycle */
+    const double growth = lb->last_check >= 0 && excess > lb->last_excess
+                              ? (excess - lb->last_excess) / (double)(run->cycle - lb->last_check) : 0;
+    double gain = expected_gain(now, growth, served, horizon);
+    char grew[160] = "";
+    if (growth > 0)
+        snprintf(grew, sizeof grew, "; the slowest rank's excess over the mean grew from %.3f to %.3f ms per cycle "
+                 "since cycle %ld, assumed to grow on so for %ld cycles at most", 1e3 * lb->last_excess, 1e3 * excess,
+                 lb->last_check, served);
     /* a partitioner that could not improve on the partition is expected to gain nothing while that
      * partition would have served (horizon checks): its next one would come from about the same
      * weights (decide = gain does not ask it; threshold does all the same) */
@@ -755,9 +784,9 @@ static int worth_it(const struct loadbalance *lb, struct run *run, const struct 
         snprintf(by_speeds, sizeof by_speeds, "; by the ranks' speeds: slowest %.3f, balanced %.3f", slowest * per,
                  balanced * per);
     listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f (compute ms per cycle: min %.3f avg %.3f "
-                   "max %.3f%s); expected gain %.6f s over the next %ld cycles, rebalance cost %.6f s (%s): %s",
-                   run->cycle, measured, st->min * per, st->avg * per, st->max * per, by_speeds, gain, horizon, cost,
-                   source, cfg->lb_decide == LB_DECIDE_THRESHOLD ? "rebalance (decide = threshold)"
+                   "max %.3f%s)%s; expected gain %.6f s over the next %ld cycles, rebalance cost %.6f s (%s): %s",
+                   run->cycle, measured, st->min * per, st->avg * per, st->max * per, by_speeds, grew, gain, horizon,
+                   cost, source, cfg->lb_decide == LB_DECIDE_THRESHOLD ? "rebalance (decide = threshold)"
                    : yes ? "rebalance" : "no rebalance");
     return yes;
 }
@@ -773,14 +802,23 @@ void lb_step(struct loadbalance *lb, struct run *run)
     double measured = st.min > 0 ? (st.max - st.min) / st.min : 0;
     const int check = cfg->lb_mode == LB_SHUFFLE || measured >= cfg->lb_threshold;
     struct speeds sp = check ? rank_speeds(lb, run, st.max) : (struct speeds){NULL, 0, 0};
+    const double excess = lb->cycles > 0 ? (st.max - st.avg) / (double)lb->cycles : 0; /* s per cycle */
+    const long rebalanced = lb->rebalances;
     if (cfg->lb_mode == LB_SHUFFLE)
         rebalance(lb, run, measured, sp.speed);
     else if (!check)
         listing_printf(run->lst, "Balance", "Cycle %ld: imbalance %.3f below threshold %.3f, no rebalance", run->cycle,
                        measured, cfg->lb_threshold);
-    else if (worth_it(lb, run, &st, measured, &sp))
+    else if (worth_it(lb, run, &st, measured, &sp, excess))
         rebalance(lb, run, measured, sp.speed);
     free(sp.speed);
+    if (lb->rebalances != rebalanced) { /* a new partition: its excess is measured from the next check */
+        lb->part_cycle = run->cycle;
+        lb->last_check = -1;
+    } else {
+        lb->last_check = run->cycle;
+        lb->last_excess = excess;
+    }
     lb->busy = 0;
     lb->busy_cpu = 0;
     lb->cycles = 0;

@@ -94,11 +94,28 @@ gain_lb="loadbalance.period=3 loadbalance.threshold=0 loadbalance.cost=region lo
          loadbalance.cost_factor=200"
 hydro_in gain 3 $sod $gain_lb
 rc=$? # (costly cells 200 x a plain one: the first check usually pays, later ones often not)
-# every check: both figures, and the decision they give; a "rebalance" is done at that cycle
-awk '/Balance +Cycle [0-9]+: imbalance measured/ {
+# every check: both figures, and the decision they give; a "rebalance" is done at that cycle. The
+# gain from the line's own figures: the slowest rank's excess over the mean (ms per cycle) times the
+# horizon, plus, where that excess grew since the last check on the same partition, its growth per
+# cycle carried on for as many cycles as the partition has served, then held (print rounding allowed)
+awk 'function abs(x) { return x < 0 ? -x : x }
+     /Balance +Cycle [0-9]+: no gain expected/ { k = $3; sub(":", "", k); kept[k] = 1 }
+     /Balance +Cycle [0-9]+: imbalance measured/ {
         n++; c = $3; sub(":", "", c)
         if (!match($0, /expected gain [0-9.]+ s over the next [0-9]+ cycles, rebalance cost [0-9.]+ s \((estimated from the set-up.s partition less its graph, ghosts and plans|the rebalance at cycle [0-9]+)\): (no rebalance|rebalance)$/)) { print "bad line: " $0; bad = 1; next }
         split(substr($0, RSTART), f, " "); gain = f[3]; horizon = f[8]; cost = f[12]
+        match($0, /avg [0-9.]+ max [0-9.]+\)/); split(substr($0, RSTART, RLENGTH), m, /[ )]/); ex = m[4] - m[2]
+        served = c - part; grow = 0
+        if (match($0, /grew from [0-9.]+ to [0-9.]+ ms per cycle since cycle [0-9]+, assumed to grow on so for [0-9]+ cycles/)) {
+            split(substr($0, RSTART, RLENGTH), q, " "); since = q[11] + 0
+            if (since != last || last <= part || abs(q[3] - lastex) > 0.0015 || abs(q[5] - ex) > 0.0015 || q[5] <= q[3] || q[18] != served) {
+                print "cycle " c ": growth " q[3] " -> " q[5] " since " since " over " q[18] " cycles, yet the last check on this partition (from cycle " part ") was at " last " with " lastex ", now " ex ", served " served; bad = 1 }
+            grow = (q[5] - q[3]) / (c - since)
+        } else if (last > part && ex > lastex + 0.002) { print "cycle " c ": the excess grew from " lastex " to " ex ", not counted"; bad = 1 }
+        k = horizon < served ? horizon : served; held = horizon > served ? (horizon - served) * served : 0
+        want = horizon * ex + grow * (k * (k + 1) / 2 + held); tol = 0.001 * horizon + 0.001 * (k * (k + 1) / 2 + held) / (last > 0 ? c - last : 1) + 0.001
+        if (!kept[c] && abs(1000 * gain - want) > tol) { print "cycle " c ": gain " 1000 * gain " ms, the figures give " want; bad = 1 }
+        last = c; lastex = ex
         want = gain + 0 > cost + 0 ? "rebalance" : "no rebalance"
         got = $0; sub(/.*\): /, "", got)
         if (got != want) { print "cycle " c ": gain " gain ", cost " cost ", yet " got; bad = 1 }
@@ -107,9 +124,9 @@ awk '/Balance +Cycle [0-9]+: imbalance measured/ {
         if (horizon != want_h) { print "cycle " c ": horizon " horizon ", not " want_h; bad = 1 }
         if (n == 1 && $0 !~ /estimated from the set-up/) { print "first check: " $0; bad = 1 }
         if (done && $0 !~ /the rebalance at cycle/) { print "after a rebalance: " $0; bad = 1 } }
-     /Rebalance at cycle/ { r = $5; if (r != pending) { print "rebalance at " r " without a decision"; bad = 1 }; done = 1 }
+     /Rebalance at cycle/ { r = $5; if (r != pending) { print "rebalance at " r " without a decision"; bad = 1 }; done = 1; part = r }
      END { if (n != 4) { print n " checks"; bad = 1 }; exit bad }' gain/log > gain.check
-ok $? "decide = gain: each of the 4 checks prints the expected gain and the rebalance cost and follows them ($(moved gain) cells moved, exit $rc)"
+ok $? "decide = gain: each of the 4 checks prints the expected gain (its figures' excess and growth over the horizon) and the rebalance cost and follows them ($(moved gain) cells moved, exit $rc)"
 [ -s gain.check ] && diag "$(cat gain.check)"
 # the first estimate leaves out the set-up's dual graph, timed inside partition (rank 0's table)
 awk '/Rank 0 timers/ {t = 1} /Timers over/ {t = 0} t && $2 == "partition" {p = $3} t && $2 == "graph" {g = $3; n = $4}
