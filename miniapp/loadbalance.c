@@ -20,6 +20,13 @@
 #include "case.h"
 #include "run.h"
 
+/* The slowest rank's compute beyond the balanced time at a check (seconds per cycle), by the
+ * figures the check weighs (the ranks' speeds where it has them), and which rank that was. */
+struct excess {
+    double value;
+    int rank, by_speeds;
+};
+
 struct loadbalance {
     int nextra, array_width;
     int first_extra, array_id; /* registry ids (consecutive for the extra variables), -1 if none */
@@ -35,7 +42,7 @@ struct loadbalance {
     long part_cycle;           /* the cycle the current partition was made at (the set-up's, a restart's or
                                 * the last rebalance's) */
     long last_check;           /* the last check on the current partition; -1: none yet */
-    double last_excess;        /* its slowest rank's compute beyond the ranks' mean (seconds per cycle) */
+    struct excess last;        /* its excess */
     double busy_cpu;           /* the main thread's CPU seconds in that compute time */
     double share;              /* the last share of its core measured (core_share); 0: none yet */
     struct cost_params model;
@@ -437,6 +444,7 @@ struct speeds {
     double slowest;  /* the largest of a rank's work over its speed: its compute time */
     double balanced; /* the slowest rank's time, balanced: the ranks' work over their speeds' sum,
                       * or an empty rank's time if longer (no partition moves what it does) */
+    int slowest_rank;
 };
 
 /* This rank's share of its core in its compute since the last check: its main thread's CPU
@@ -463,7 +471,7 @@ static struct speeds rank_speeds(struct loadbalance *lb, struct run *run, double
 {
     const struct config *cfg = &run->cfg;
     const int P = run->size;
-    struct speeds sp = {NULL, 0, 0};
+    struct speeds sp = {NULL, 0, 0, 0};
     if (cfg->lb_speeds != LB_SPEEDS_MEASURED || !lb_repartitions(cfg))
         return sp;
     const double share = core_share(lb, busy_max);
@@ -496,6 +504,7 @@ static struct speeds rank_speeds(struct loadbalance *lb, struct run *run, double
     }
     sp.balanced = total / sum;
     for (int r = 0; r < P; r++) {
+        sp.slowest_rank = work[r] / speed[r] > sp.slowest ? r : sp.slowest_rank;
         sp.slowest = fmax(sp.slowest, work[r] / speed[r]);
         if (empty[r] > 0)
             sp.balanced = fmax(sp.balanced, work[r] / speed[r]);
@@ -730,11 +739,7 @@ static double expected_cost(const struct loadbalance *lb, struct run *run, char 
     return -comm_min_double(run->comm, -(t[TIMER_PARTITION] - t[TIMER_GRAPH] + t[TIMER_GHOSTS] + t[TIMER_PLANS]));
 }
 
-/* Seconds a balanced partition should save over the next h cycles when the slowest rank now
- * computes `excess` seconds per cycle beyond the balanced time and that excess has grown by
- * `growth` seconds per cycle each cycle: assumed to grow on so for as many cycles as the
- * partition has served (`served`; no further ahead than it was watched), then to stay. */
-static double expected_gain(double excess, double growth, long served, long h)
+double lb_expected_gain(double excess, double growth, long served, long h)
 {
     const double k = (double)(h < served ? h : served), rest = (double)(h > served ? h - served : 0);
     return (double)h * excess + growth * (k * (k + 1) / 2 + rest * (double)served);
@@ -743,50 +748,45 @@ static double expected_gain(double excess, double growth, long served, long h)
 /* Decide by gain and cost: balanced, the slowest rank would have computed the ranks' mean (with
  * the ranks' speeds, their work over the speeds' sum: a slow rank left empty then leaves nothing
  * to gain), so each cycle the new partition serves should save the slowest rank's compute seconds
- * per cycle less that; it is expected to serve `horizon` checks, as a rebalanced partition is kept
- * until a check finds it out of balance. Where the slowest rank's excess over the mean (`excess`,
- * seconds per cycle) grew since the last check on this partition, the saving grows as well
- * (expected_gain): a wave that carries work towards one rank makes each check find a little more
- * to gain, too little each time to pay for a rebalance, while the partition falls further out of
- * balance (issue 17's case with its set-up weighed: 0.18, 0.29, 0.41, 0.49, 0.69, 0.84 at its six
- * checks, none rebalanced). decide = threshold: rebalance anyway; the figures are printed all the
+ * per cycle less that (ex); it is expected to serve `horizon` checks, as a rebalanced partition is
+ * kept until a check finds it out of balance. Where that excess grew since the last check on this
+ * partition, on the same rank and by the same figures, the saving grows too (lb_expected_gain):
+ * a partition that falls a little further out of balance at each check would otherwise never
+ * seem worth replacing. decide = threshold: rebalance anyway; the figures are printed all the
  * same. */
 static int worth_it(const struct loadbalance *lb, struct run *run, const struct stats *st, double measured,
-                    const struct speeds *sp, double excess)
+                    const struct speeds *sp, const struct excess *ex)
 {
     const struct config *cfg = &run->cfg;
     const long horizon = horizon_cycles(run), served = run->cycle - lb->part_cycle;
-    const double slowest = sp->speed ? sp->slowest : st->max, balanced = sp->speed ? sp->balanced : st->avg;
-    const double now = lb->cycles > 0 ? fmax(0.0, slowest - balanced) / (double)lb->cycles : 0; /* s per cycle */
-    const double growth = lb->last_check >= 0 && excess > lb->last_excess
-                              ? (excess - lb->last_excess) / (double)(run->cycle - lb->last_check) : 0;
-    double gain = expected_gain(now, growth, served, horizon);
-    char grew[160] = "";
-    if (growth > 0)
-        snprintf(grew, sizeof grew, "; the slowest rank's excess over the mean grew from %.3f to %.3f ms per cycle "
-                 "since cycle %ld, assumed to grow on so for %ld cycles at most", 1e3 * lb->last_excess, 1e3 * excess,
-                 lb->last_check, served);
     /* a partitioner that could not improve on the partition is expected to gain nothing while that
      * partition would have served (horizon checks): its next one would come from about the same
      * weights (decide = gain does not ask it; threshold does all the same) */
-    if (lb->kept_cycle >= 0 && run->cycle - lb->kept_cycle <= cfg->lb_period * cfg->lb_horizon) {
-        gain = 0;
+    const int kept = lb->kept_cycle >= 0 && run->cycle - lb->kept_cycle <= cfg->lb_period * cfg->lb_horizon;
+    const int grows = !kept && lb->last_check >= 0 && lb->last.rank == ex->rank &&
+                      lb->last.by_speeds == ex->by_speeds && ex->value > lb->last.value;
+    const double growth = grows ? (ex->value - lb->last.value) / (double)(run->cycle - lb->last_check) : 0;
+    const double gain = kept ? 0 : lb_expected_gain(ex->value, growth, served, horizon);
+    char grew[256] = "";
+    if (grows)
+        snprintf(grew, sizeof grew, "; the slowest rank's excess over the mean grew from %.3f to %.3f ms per cycle "
+                 "since cycle %ld, assumed to grow on so for %ld cycles at most", 1e3 * lb->last.value,
+                 1e3 * ex->value, lb->last_check, served);
+    if (kept)
         listing_printf(run->lst, "Balance", "Cycle %ld: no gain expected until cycle %ld: %s's partition at cycle %ld "
                        "was no better by the phases", run->cycle, lb->kept_cycle + cfg->lb_period * cfg->lb_horizon,
-                       lb_partitioner(cfg)->display,
-                       lb->kept_cycle);
-    }
+                       lb_partitioner(cfg)->display, lb->kept_cycle);
     char source[96], by_speeds[96] = "";
     double cost = expected_cost(lb, run, source, sizeof source);
     int yes = cfg->lb_decide == LB_DECIDE_THRESHOLD || gain > cost;
     double per = lb->cycles > 0 ? 1e3 / (double)lb->cycles : 0; /* ms per cycle */
     if (sp->speed)
-        snprintf(by_speeds, sizeof by_speeds, "; by the ranks' speeds: slowest %.3f, balanced %.3f", slowest * per,
-                 balanced * per);
+        snprintf(by_speeds, sizeof by_speeds, "; by the ranks' speeds: slowest %.3f (rank %d), balanced %.3f",
+                 sp->slowest * per, sp->slowest_rank, sp->balanced * per);
     listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f (compute ms per cycle: min %.3f avg %.3f "
-                   "max %.3f%s)%s; expected gain %.6f s over the next %ld cycles, rebalance cost %.6f s (%s): %s",
-                   run->cycle, measured, st->min * per, st->avg * per, st->max * per, by_speeds, grew, gain, horizon,
-                   cost, source, cfg->lb_decide == LB_DECIDE_THRESHOLD ? "rebalance (decide = threshold)"
+                   "max %.3f (rank %d)%s)%s; expected gain %.6f s over the next %ld cycles, rebalance cost %.6f s (%s): "
+                   "%s", run->cycle, measured, st->min * per, st->avg * per, st->max * per, st->rank_max, by_speeds,
+                   grew, gain, horizon, cost, source, cfg->lb_decide == LB_DECIDE_THRESHOLD ? "rebalance (decide = threshold)"
                    : yes ? "rebalance" : "no rebalance");
     return yes;
 }
@@ -801,24 +801,23 @@ void lb_step(struct loadbalance *lb, struct run *run)
     comm_stats(run->comm, &lb->busy, 1, &st);
     double measured = st.min > 0 ? (st.max - st.min) / st.min : 0;
     const int check = cfg->lb_mode == LB_SHUFFLE || measured >= cfg->lb_threshold;
-    struct speeds sp = check ? rank_speeds(lb, run, st.max) : (struct speeds){NULL, 0, 0};
-    const double excess = lb->cycles > 0 ? (st.max - st.avg) / (double)lb->cycles : 0; /* s per cycle */
+    struct speeds sp = check ? rank_speeds(lb, run, st.max) : (struct speeds){NULL, 0, 0, 0};
+    struct excess ex = {0, sp.speed ? sp.slowest_rank : st.rank_max, sp.speed != NULL};
+    if (lb->cycles > 0)
+        ex.value = fmax(0.0, sp.speed ? sp.slowest - sp.balanced : st.max - st.avg) / (double)lb->cycles;
     const long rebalanced = lb->rebalances;
     if (cfg->lb_mode == LB_SHUFFLE)
         rebalance(lb, run, measured, sp.speed);
     else if (!check)
         listing_printf(run->lst, "Balance", "Cycle %ld: imbalance %.3f below threshold %.3f, no rebalance", run->cycle,
                        measured, cfg->lb_threshold);
-    else if (worth_it(lb, run, &st, measured, &sp, excess))
+    else if (worth_it(lb, run, &st, measured, &sp, &ex))
         rebalance(lb, run, measured, sp.speed);
     free(sp.speed);
-    if (lb->rebalances != rebalanced) { /* a new partition: its excess is measured from the next check */
+    if (lb->rebalances != rebalanced) /* a new partition: its excess is measured from the next check */
         lb->part_cycle = run->cycle;
-        lb->last_check = -1;
-    } else {
-        lb->last_check = run->cycle;
-        lb->last_excess = excess;
-    }
+    lb->last_check = lb->rebalances == rebalanced && lb->cycles > 0 ? run->cycle : -1;
+    lb->last = ex;
     lb->busy = 0;
     lb->busy_cpu = 0;
     lb->cycles = 0;

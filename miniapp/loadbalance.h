@@ -34,6 +34,11 @@ int lb_repartitions(const struct config *cfg);
 int32_t *lb_setup_weights(MPI_Comm comm, const struct config *cfg, const struct partitioner *pt,
                           const struct cellset *cs, long cycle, double time, double dt, int *ncon,
                           struct listing *lst);
+/* Seconds a balanced partition should save over the next h cycles when the slowest rank now
+ * computes `excess` seconds per cycle beyond the balanced time and that excess has grown by
+ * `growth` seconds per cycle each cycle: assumed to grow on so for as many cycles as the partition
+ * has served (`served`: no further ahead than it was watched), then to hold. */
+double lb_expected_gain(double excess, double growth, long served, long h);
 /* At the end of a cycle: every period, measure and perhaps rebalance. Collective. */
 void lb_step(struct loadbalance *lb, struct run *run);
 void lb_report(const struct loadbalance *lb, struct run *run);

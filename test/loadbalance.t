@@ -96,26 +96,29 @@ hydro_in gain 3 $sod $gain_lb
 rc=$? # (costly cells 200 x a plain one: the first check usually pays, later ones often not)
 # every check: both figures, and the decision they give; a "rebalance" is done at that cycle. The
 # gain from the line's own figures: the slowest rank's excess over the mean (ms per cycle) times the
-# horizon, plus, where that excess grew since the last check on the same partition, its growth per
-# cycle carried on for as many cycles as the partition has served, then held (print rounding allowed)
+# horizon, plus, where that excess grew on the same rank since the last check on the same partition,
+# its growth per cycle carried on for as many cycles as the partition has served, then held (print
+# rounding allowed: figures at 0.001 ms, the gain at 1e-6 s)
 awk 'function abs(x) { return x < 0 ? -x : x }
      /Balance +Cycle [0-9]+: no gain expected/ { k = $3; sub(":", "", k); kept[k] = 1 }
-     /Balance +Cycle [0-9]+: imbalance measured/ {
+     /Balance +Cycle [0-9]+: imbalance measured [0-9.]+ \(/ {
         n++; c = $3; sub(":", "", c)
         if (!match($0, /expected gain [0-9.]+ s over the next [0-9]+ cycles, rebalance cost [0-9.]+ s \((estimated from the set-up.s partition less its graph, ghosts and plans|the rebalance at cycle [0-9]+)\): (no rebalance|rebalance)$/)) { print "bad line: " $0; bad = 1; next }
         split(substr($0, RSTART), f, " "); gain = f[3]; horizon = f[8]; cost = f[12]
-        match($0, /avg [0-9.]+ max [0-9.]+\)/); split(substr($0, RSTART, RLENGTH), m, /[ )]/); ex = m[4] - m[2]
+        if (!match($0, /avg [0-9.]+ max [0-9.]+ \(rank [0-9]+\)\)/)) { print "no figures: " $0; bad = 1; next }
+        split(substr($0, RSTART, RLENGTH), m, /[ )]/); ex = m[4] - m[2]; rank = m[6]
         served = c - part; grow = 0
         if (match($0, /grew from [0-9.]+ to [0-9.]+ ms per cycle since cycle [0-9]+, assumed to grow on so for [0-9]+ cycles/)) {
             split(substr($0, RSTART, RLENGTH), q, " "); since = q[11] + 0
-            if (since != last || last <= part || abs(q[3] - lastex) > 0.0015 || abs(q[5] - ex) > 0.0015 || q[5] <= q[3] || q[18] != served) {
-                print "cycle " c ": growth " q[3] " -> " q[5] " since " since " over " q[18] " cycles, yet the last check on this partition (from cycle " part ") was at " last " with " lastex ", now " ex ", served " served; bad = 1 }
+            if (since != last || last <= part || rank != lastrank || abs(q[3] - lastex) > 0.002 || abs(q[5] - ex) > 0.002 || q[5] < q[3] || q[18] != served || kept[c]) {
+                print "cycle " c ": growth " q[3] " -> " q[5] " since " since " over " q[18] " cycles, yet the last check on this partition (from cycle " part ") was at " last " with " lastex " on rank " lastrank ", now " ex " on rank " rank ", served " served; bad = 1 }
             grow = (q[5] - q[3]) / (c - since)
-        } else if (last > part && ex > lastex + 0.002) { print "cycle " c ": the excess grew from " lastex " to " ex ", not counted"; bad = 1 }
+        } else if (last > part && rank == lastrank && !kept[c] && ex > lastex + 0.003) { print "cycle " c ": the excess grew from " lastex " to " ex " on rank " rank ", not counted"; bad = 1 }
         k = horizon < served ? horizon : served; held = horizon > served ? (horizon - served) * served : 0
-        want = horizon * ex + grow * (k * (k + 1) / 2 + held); tol = 0.001 * horizon + 0.001 * (k * (k + 1) / 2 + held) / (last > 0 ? c - last : 1) + 0.001
+        want = horizon * ex + grow * (k * (k + 1) / 2 + held)
+        tol = 0.0015 * horizon + 0.0015 * (k * (k + 1) / 2 + held) / (last > 0 ? c - last : 1) + 0.001
         if (!kept[c] && abs(1000 * gain - want) > tol) { print "cycle " c ": gain " 1000 * gain " ms, the figures give " want; bad = 1 }
-        last = c; lastex = ex
+        last = c; lastex = ex; lastrank = rank
         want = gain + 0 > cost + 0 ? "rebalance" : "no rebalance"
         got = $0; sub(/.*\): /, "", got)
         if (got != want) { print "cycle " c ": gain " gain ", cost " cost ", yet " got; bad = 1 }

@@ -231,7 +231,7 @@ same sod.ref empty 000010 "a rank left empty by a rebalance: bit for bit 1 rank"
 hydro_in emptygain 3 $sod loadbalance.period=3 loadbalance.threshold=0 loadbalance.speeds=measured \
     run.test_speed_rank0=0.01
 rc=$?
-by_speeds='by the ranks. speeds: slowest [0-9.]+, balanced [0-9.]+\)'
+by_speeds='by the ranks. speeds: slowest [0-9.]+ \(rank [0-9]+\), balanced [0-9.]+\)'
 no_gain='expected gain 0.000000 s .*: no rebalance$'
 [ $rc -eq 0 ] && grep -Eq "Cycle 3: imbalance measured .*; $by_speeds.*: rebalance\$" emptygain/log &&
     grep -q 'Rebalance at cycle 3 (metis): .* -> inf (a rank holds none)' emptygain/log &&
