@@ -105,17 +105,32 @@ void checkpointer_destroy(struct checkpointer *cp)
  * them (Linux's sync_file_range; elsewhere nothing), so that they go on while the later datasets
  * are built and the dump's fsync finds most of the file written: on the bench deck on 2 ranks
  * that fsync took 15 ms, and 6 with this (BENCHMARKS.md). A hint: the fsync makes the dump
- * durable and reports any error. */
+ * durable, and a failed write shows there (publish). */
+#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
+#define WRITEBACK 1
+#endif
+
 static void start_writeback(const struct writer *w, hid_t dset, uint64_t from, uint64_t n)
 {
-#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
+#ifdef WRITEBACK
     if (w->fd < 0 || n == 0)
         return;
     const haddr_t at = H5Dget_offset(dset); /* contiguous, allocated when created (parallel HDF5) */
     if (at != HADDR_UNDEF)
-        (void)sync_file_range(w->fd, (off_t)(at + from), (off_t)n, SYNC_FILE_RANGE_WRITE);
+        (void)sync_file_range(w->fd, at + from, n, SYNC_FILE_RANGE_WRITE);
 #else
     (void)w, (void)dset, (void)from, (void)n;
+#endif
+}
+
+/* The file start_writeback hints at, read-only; -1 where it does nothing. */
+static int writeback_fd(const char *path)
+{
+#ifdef WRITEBACK
+    return open(path, O_RDONLY | O_CLOEXEC);
+#else
+    (void)path;
+    return -1;
 #endif
 }
 
@@ -172,7 +187,8 @@ static double *column(const char *block, int64_t cnt, size_t rec, size_t off, in
 
 /* The columns of one centring's checkpointed variables, by registry id (NULL for the others and
  * for those in /materials), out of cnt records whose variables start at byte offset off: one pass
- * over the records, where a pass per variable read the whole block again each time. */
+ * over the records, where a pass per variable read the whole block again each time. Together
+ * they are smaller than the exchange's send and receive buffers, gone by then (peak memory). */
 static double **columns(const struct registry *reg, enum var_center center, const char *block, int64_t cnt,
                         size_t rec, size_t off)
 {
@@ -253,13 +269,15 @@ static void pack_vars(const struct registry *reg, const struct var *const *vars,
     }
 }
 
-static void fsync_path(const char *path)
+/* fsync of a file or a directory by name: 0, or the errno of its open or fsync. */
+static int fsync_path(const char *path)
 {
-    int fd = open(path, O_RDONLY);
-    if (fd >= 0) {
-        fsync(fd);
-        close(fd);
-    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    int rc = fsync(fd) ? errno : 0;
+    close(fd);
+    return rc;
 }
 
 /* Rank 0: drop this run's dumps beyond keep, oldest first. */
@@ -563,8 +581,12 @@ static int publish(struct checkpointer *cp, const char *tmp, const char *final, 
     int ok = 1;
     *keep_s = 0;
     if (comm_rank(cp->comm) == 0) {
-        fsync_path(tmp);
-        if (reads_back(tmp, meta->cycle, err, errlen)) {
+        const int e = fsync_path(tmp); /* a write that failed on its way to the disk shows here */
+        if (e) {
+            ERROR_AT(err, errlen, "%s: fsync failed: %s; the dump is not published", tmp, strerror(e));
+            unlink(tmp);
+            ok = 0;
+        } else if (reads_back(tmp, meta->cycle, err, errlen)) {
             unlink(tmp);
             ok = 0;
         } else if (rename(tmp, final)) {
@@ -572,7 +594,7 @@ static int publish(struct checkpointer *cp, const char *tmp, const char *final, 
             unlink(tmp);
             ok = 0;
         } else {
-            fsync_path(cp->dir);
+            (void)fsync_path(cp->dir); /* the rename on disk: some file systems refuse a directory's fsync */
             cp->written = xrealloc(cp->written, (size_t)(cp->nwritten + 1) * sizeof *cp->written);
             cp->written[cp->nwritten++] = meta->cycle;
             double k0 = comm_wtime();
@@ -603,7 +625,7 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
     snprintf(tmp, sizeof tmp, "%s/.hydro_%06ld.h5.tmp", cp->dir, meta->cycle);
     hid_t dxpl;
     hid_t file = create_file(comm, tmp, &dxpl);
-    const struct writer w = {comm, dxpl, tmp, open(tmp, O_RDONLY)}; /* created by every rank's H5Fcreate */
+    const struct writer w = {comm, dxpl, tmp, writeback_fd(tmp)}; /* created by every rank's H5Fcreate */
     const struct layout l = layout_of(m, reg);
     int64_t clo, ccnt, nlo, ncnt;
     char *cblock = cell_block(comm, m, reg, &l, &clo, &ccnt);

@@ -50,11 +50,20 @@ __attribute__((target("pclmul,sse4.1"))) static uint32_t crc_fold(uint32_t crc, 
 #undef FOLD
 #endif
 
+int crc32_folds(void)
+{
+#ifdef CRC32_FOLD
+    return __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+#else
+    return 0;
+#endif
+}
+
 uint32_t crc32_update(uint32_t crc, const void *data, size_t n)
 {
     const unsigned char *p = data;
 #ifdef CRC32_FOLD
-    if (n >= 64 && __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1")) {
+    if (n >= 64 && crc32_folds()) {
         const size_t m = n & ~(size_t)15;
         crc = ~crc_fold(~crc, p, m); /* zlib's CRC inverts the register before and after */
         p += m;
