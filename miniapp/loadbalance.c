@@ -783,11 +783,13 @@ static int worth_it(const struct loadbalance *lb, struct run *run, const struct 
     if (sp->speed)
         snprintf(by_speeds, sizeof by_speeds, "; by the ranks' speeds: slowest %.3f (rank %d), balanced %.3f",
                  sp->slowest * per, sp->slowest_rank, sp->balanced * per);
+    const char *decision = cfg->lb_decide == LB_DECIDE_THRESHOLD ? "rebalance (decide = threshold)"
+                           : yes                                 ? "rebalance"
+                                                                 : "no rebalance";
     listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f (compute ms per cycle: min %.3f avg %.3f "
-                   "max %.3f (rank %d)%s)%s; expected gain %.6f s over the next %ld cycles, rebalance cost %.6f s (%s): "
-                   "%s", run->cycle, measured, st->min * per, st->avg * per, st->max * per, st->rank_max, by_speeds,
-                   grew, gain, horizon, cost, source, cfg->lb_decide == LB_DECIDE_THRESHOLD ? "rebalance (decide = threshold)"
-                   : yes ? "rebalance" : "no rebalance");
+                   "max %.3f (rank %d)%s)%s; expected gain %.6f s over the next %ld cycles, rebalance cost %.6f s "
+                   "(%s): %s", run->cycle, measured, st->min * per, st->avg * per, st->max * per, st->rank_max,
+                   by_speeds, grew, gain, horizon, cost, source, decision);
     return yes;
 }
 
