@@ -27,7 +27,8 @@ struct checkpointer {
     char dir[4096];
     long keep;
     int nwritten;
-    long *written; /* cycles of this run's dumps still on disk, oldest first */
+    long *written;   /* cycles of this run's dumps still on disk, oldest first */
+    int node_leader; /* the lowest rank of its node: the one that starts the disk writes (start_writeback) */
 };
 
 /* What every dataset write needs. */
@@ -89,6 +90,10 @@ struct checkpointer *checkpointer_create(MPI_Comm comm, const char *dir, long ke
     cp->comm = comm;
     snprintf(cp->dir, sizeof cp->dir, "%s", dir);
     cp->keep = keep;
+    MPI_Comm node; /* the ranks sharing this one's memory, hence its page cache */
+    MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    cp->node_leader = comm_rank(node) == 0;
+    MPI_CHECK(MPI_Comm_free(&node));
     h5_quiet();
     return cp;
 }
@@ -105,31 +110,29 @@ void checkpointer_destroy(struct checkpointer *cp)
 #define WRITEBACK 1
 #endif
 
-/* Starts the disk writes of this rank's bytes [from, from + n) of a dataset without waiting for
- * them (Linux's sync_file_range; elsewhere nothing), so that they go on while the later datasets
- * are built and the dump's fsync finds most of the file written: on the bench deck on 2 ranks
- * that fsync took 15 ms, and 6 with this (BENCHMARKS.md). A hint: the fsync makes the dump
- * durable, and a failed write shows there (publish). */
-static void start_writeback(const struct writer *w, hid_t dset, uint64_t from, uint64_t n)
+/* After each dataset, one rank per node starts the disk writes of every page of the file its
+ * node's ranks have written so far, without waiting for them (Linux's sync_file_range; elsewhere
+ * nothing): they go on while the later datasets are built, and the dump's fsync finds most of the
+ * file written (on the bench deck on 2 ranks that fsync took 15 ms, and 6 with this:
+ * BENCHMARKS.md). One rank per node, as the page cache is the node's: no more opens of the file
+ * than nodes. A hint: the fsync makes the dump durable, and a failed write shows there (publish). */
+static void start_writeback(const struct writer *w)
 {
 #ifdef WRITEBACK
-    if (w->fd < 0 || n == 0)
-        return;
-    const haddr_t at = H5Dget_offset(dset); /* contiguous, allocated when created (parallel HDF5) */
-    if (at != HADDR_UNDEF)
-        (void)sync_file_range(w->fd, at + from, n, SYNC_FILE_RANGE_WRITE);
+    if (w->fd >= 0)
+        (void)sync_file_range(w->fd, 0, 0, SYNC_FILE_RANGE_WRITE); /* 0 bytes: to the end of the file */
 #else
-    (void)w, (void)dset, (void)from, (void)n;
+    (void)w;
 #endif
 }
 
-/* The file start_writeback hints at, read-only; -1 where it does nothing. */
-static int writeback_fd(const char *path)
+/* The file start_writeback hints at, read-only, on a node's lowest rank; -1 elsewhere. */
+static int writeback_fd(const struct checkpointer *cp, const char *path)
 {
 #ifdef WRITEBACK
-    return open(path, O_RDONLY | O_CLOEXEC);
+    return cp->node_leader ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 #else
-    (void)path;
+    (void)cp, (void)path;
     return -1;
 #endif
 }
@@ -160,7 +163,7 @@ static hid_t write_rows(const struct writer *w, hid_t group, const char *name, h
         buf = &dummy;
     }
     H5_CHECK(H5Dwrite(dset, mtype, mspace, fspace, w->dxpl, buf), path);
-    start_writeback(w, dset, row * (uint64_t)lo, row * (uint64_t)cnt);
+    start_writeback(w);
     H5_CHECK(H5Sclose(mspace), path);
     H5_CHECK(H5Sclose(fspace), path);
     h5_attr_u32(dset, "crc32", h5_crc_of_parts(w->comm, row * (uint64_t)lo, row * (uint64_t)cnt, crc), path);
@@ -625,7 +628,7 @@ int checkpoint_write(struct checkpointer *cp, const struct mesh *m, const struct
     snprintf(tmp, sizeof tmp, "%s/.hydro_%06ld.h5.tmp", cp->dir, meta->cycle);
     hid_t dxpl;
     hid_t file = create_file(comm, tmp, &dxpl);
-    const struct writer w = {comm, dxpl, tmp, writeback_fd(tmp)}; /* created by every rank's H5Fcreate */
+    const struct writer w = {comm, dxpl, tmp, writeback_fd(cp, tmp)}; /* created by every rank's H5Fcreate */
     const struct layout l = layout_of(m, reg);
     int64_t clo, ccnt, nlo, ncnt;
     char *cblock = cell_block(comm, m, reg, &l, &clo, &ccnt);
