@@ -8,9 +8,11 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 
 # Debian packages the build and the tests need (make deps installs the missing ones; procps:
-# pgrep and pkill, which the signal and SMPI tests use, absent from minimal Debian images).
+# pgrep and pkill, which the signal and SMPI tests use, absent from minimal Debian images; clang
+# and libomp-14-dev: the offload build's test, below).
 DEB_PKGS := libopenmpi-dev openmpi-bin libmetis-dev libhdf5-openmpi-dev hdf5-tools libinih-dev pkg-config \
-            libtrilinos-zoltan-dev libptscotch-dev zlib1g-dev libxml2-utils gnuplot-nox valgrind procps
+            libtrilinos-zoltan-dev libptscotch-dev zlib1g-dev libxml2-utils gnuplot-nox valgrind procps \
+            clang libomp-14-dev
 PKGS := hdf5-mpi inih
 
 # -O3: the kernels' short fixed loops unroll and vectorise (3D grind 0.75 x, 2D 0.82 x -O2's,
@@ -72,6 +74,27 @@ SMPI_BUILD ?= build-smpi
 # each simulated rank its own copy of Zoltan's global state (run/smpirun.sh).
 SMPI_ZOLTAN_BUILD ?= build-smpi-zoltan
 SMPI_ZOLTAN ?=
+# Offload build (make offload): the kernels written with DEVICE_FOR (mesh/par.h) run on an
+# accelerator through OpenMP target offload, in $(OFFLOAD_BUILD)/. OFFLOAD=host (the default):
+# clang's x86_64 offload plugin, a "device" whose memory is apart from the host's, so that an
+# array its copies lack (NULL there: a crash) or one not copied back (stale on the host) shows
+# (test/offload.t compares the dumps bit for bit; make check builds it). OFFLOAD=nvptx: GCC 12
+# for NVIDIA GPUs (gcc-12-offload-nvptx, make deps-all): PTX for sm_80, which the driver compiles
+# for the GPU at hand, and the device's libm; without a GPU every kernel runs on the host. Linked
+# from the objects, not libhydro.a: clang 14 leaves the device code of archives out.
+OFFLOAD ?= host
+OFFLOAD_BUILD ?= build-offload
+ifeq ($(HYDRO_OFFLOAD),host)
+export OMPI_CC := clang
+OMP_FLAGS := -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu
+endif
+ifeq ($(HYDRO_OFFLOAD),nvptx)
+OMP_FLAGS := -fopenmp -foffload=nvptx-none -foffload-options=nvptx-none=-misa=sm_80 \
+             -foffload-options=nvptx-none=-lm -no-pie
+endif
+ifneq ($(HYDRO_OFFLOAD),)
+CPPFLAGS += -DHYDRO_OFFLOAD
+endif
 IO_SRC := $(wildcard io/*.c)
 MESH_SRC := $(wildcard mesh/*.c)
 ifeq ($(HYDRO_SMPI),1)
@@ -103,11 +126,14 @@ TEST_BIN := $(UNIT_SRC:test/unit/%.c=$(BUILD)/test/%) $(MPI_TEST_SRC:test/mpi/%.
             $(TOOL_SRC:test/tools/%.c=$(BUILD)/test/%)
 
 .PHONY: all deps deps-all run check tests asan-tests smpi-tests bench clean readme smpi smpi-build smpi-zoltan \
-        smpi-zoltan-build fuzz FORCE
+        smpi-zoltan-build fuzz offload FORCE
 all: $(BUILD)/hydro
 
-$(BUILD)/hydro: $(BUILD)/miniapp/main.o $(BUILD)/libhydro.a
+$(BUILD)/hydro: $(BUILD)/miniapp/main.o $(if $(HYDRO_OFFLOAD),$(LIB_OBJ),$(BUILD)/libhydro.a)
 	$(CC) $(LDFLAGS) $(OMP_FLAGS) -o $@ $^ $(LDLIBS)
+
+offload:
+	$(MAKE) BUILD=$(OFFLOAD_BUILD) HYDRO_OFFLOAD=$(OFFLOAD) $(OFFLOAD_BUILD)/hydro
 
 $(BUILD)/libhydro.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -168,7 +194,7 @@ deps:
 # clang with libFuzzer (make fuzz). CI (.ci/run) installs these, so that no test is skipped there.
 # With them, Zoltan for SMPI (from Debian's archive, as the packages are: make smpi-zoltan).
 deps-all:
-	@$(MAKE) --no-print-directory deps DEB_PKGS="$(sort $(DEB_PKGS) $(SMPI_PKGS) $(FUZZ_PKGS) curl)"
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(sort $(DEB_PKGS) $(SMPI_PKGS) $(FUZZ_PKGS) gcc-12-offload-nvptx curl)"
 	sh run/smpi_zoltan.sh -o $(SMPI_ZOLTAN_BUILD)/zoltan
 
 # The run, then the density of its final dump as a PNG (run/plot_field.sh), found in the deck's
@@ -208,6 +234,7 @@ check:
 	@$(MAKE) --no-print-directory tests
 	@$(MAKE) --no-print-directory asan-tests
 	@$(MAKE) --no-print-directory smpi-tests
+	@$(MAKE) --no-print-directory offload # test/offload.t
 	HYDRO_BUILD=$(BUILD) HYDRO_ASAN_BUILD=$(ASAN_BUILD) HYDRO_MPIRUN="$(MPIRUN)" prove --timer test/*.t
 
 # The raw baselines of make bench (run/bench/*.c), linked with libhydro like the MPI tests.
@@ -250,7 +277,7 @@ readme: $(BUILD)/hydro
 	sh test/readme_reference.sh update $(BUILD)/hydro
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(SMPI_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(SMPI_BUILD) $(FUZZ_BUILD) $(OFFLOAD_BUILD)
 	@# the SMPI build with Zoltan, but not Zoltan itself nor its source tarball (a 166 MB download)
 	find $(SMPI_ZOLTAN_BUILD) -mindepth 1 -maxdepth 1 ! -name zoltan ! -name '*.tar.gz' -exec rm -rf {} + 2>/dev/null || true
 

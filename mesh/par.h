@@ -10,9 +10,10 @@
 
 #ifdef _OPENMP
 #include <omp.h>
-#define PAR_PRAGMA(x) _Pragma(#x)
+#define PAR_PRAGMA_STRING(...) _Pragma(#__VA_ARGS__)
+#define PAR_PRAGMA(...) PAR_PRAGMA_STRING(__VA_ARGS__) /* the clauses' macros expanded first */
 #else
-#define PAR_PRAGMA(x)
+#define PAR_PRAGMA(...)
 #endif
 
 /* Loops shorter than this run on one thread: a parallel region costs a few microseconds. The
@@ -23,6 +24,24 @@
 
 /* A loop over n items split in equal contiguous chunks, one per thread (n is the loop's bound). */
 #define PAR_FOR(n) PAR_PRAGMA(omp parallel for schedule(static) if ((n) >= PAR_MIN_ITEMS))
+/* A kernel's loop over n items, and a kernel's parallel region (PAR_REGION's, its results in the
+ * variables named after s, which it shares and which come back from the accelerator): in the
+ * offload build (make offload, -DHYDRO_OFFLOAD) on the accelerator where the structure s points
+ * to is there (a copy holding the addresses of the arrays' copies, physics/device.h: the kernel
+ * then reads and writes those), on the host otherwise; PAR_FOR and PAR_REGION in other builds.
+ * Functions a kernel calls from other files are declared between DEVICE_BEGIN and DEVICE_END. */
+#ifdef HYDRO_OFFLOAD
+#define DEVICE_PRESENT(s) if (target : omp_target_is_present((s), omp_get_default_device()))
+#define DEVICE_FOR(n, s) PAR_PRAGMA(omp target teams distribute parallel for DEVICE_PRESENT(s))
+#define DEVICE_REGION(n, s, ...) PAR_PRAGMA(omp target parallel DEVICE_PRESENT(s) map(tofrom : __VA_ARGS__))
+#define DEVICE_BEGIN PAR_PRAGMA(omp declare target)
+#define DEVICE_END PAR_PRAGMA(omp end declare target)
+#else
+#define DEVICE_FOR(n, s) PAR_FOR(n)
+#define DEVICE_REGION(n, s, ...) PAR_REGION(n)
+#define DEVICE_BEGIN
+#define DEVICE_END
+#endif
 /* A parallel region over n items, inside which PAR_LOOP splits a loop as PAR_FOR does and each
  * thread keeps its own partial results, merged in PAR_CRITICAL. */
 #define PAR_REGION(n) PAR_PRAGMA(omp parallel if ((n) >= PAR_MIN_ITEMS))

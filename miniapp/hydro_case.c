@@ -150,11 +150,13 @@ static void hydro_attach(void *self, struct run *run)
     /* walls from where the remap returns (or from the current boundary without remap) */
     walls_build(m, s->h.hp.remap ? s->h.f.x_init : s->h.f.x, m->node_layer_start[m->nlayers], &s->h.walls);
     sync_points_record(&s->book, run, s->pattern, s->h.hp.remap, s->id); /* the same order on every rank */
+    device_attach(&s->h.dev, m, &s->h.f, s->h.arena, s->h.narena, &s->h.hp, &s->h.walls);
 }
 
 static void hydro_detach(void *self)
 {
     struct scheme *s = self;
+    device_detach(&s->h.dev, &s->h.hp);
     sync_book_drop(&s->book);
     walls_free(&s->h.walls);
     hydro_splits_free(&s->h);
@@ -216,6 +218,14 @@ static void *hydro_create(struct run *run)
     memcpy(s->h.f.x_init, s->h.f.x, (size_t)m->nnodes * 3 * sizeof *s->h.f.x);
     walls_free(&s->h.walls); /* now from the initial positions */
     walls_build(m, s->h.f.x, m->node_layer_start[m->nlayers], &s->h.walls);
+    device_walls(&s->h.dev, &s->h.walls);
+    if (s->h.dev.on)
+        listing_printf(run->lst, "Internal", "Offload: the Lagrange phase's kernels and the time step candidate on "
+                       "accelerator %d (OpenMP target offload), every field copied there before each stretch of "
+                       "them and back after it; the remap, the materials' cells and the synchronisations on the host",
+                       s->h.dev.device);
+    else if (device_built())
+        listing_printf(run->lst, "Internal", "Offload build: no accelerator found, every kernel on the host");
     /* the first step obeys dt_max and final_time too */
     const struct hydro_params *hp = &s->h.hp;
     run->dt = run->dt_old = timestep_first(hp->dt_init, hp->dt_max, hp->final_time);

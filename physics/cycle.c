@@ -38,30 +38,47 @@ static void arena_handover(struct hydro *h)
 
 static struct hydro_error *error_slot(struct hydro *h) { return h->failed ? &h->err2 : &h->err; }
 
-/* Velocities, positions, volumes, densities, energies from level n to n + 1. */
+/* Velocities, positions, volumes, densities, energies from level n to n + 1. With an
+ * accelerator (the offload build) its kernels run there on the copies (km, kf, kw), which take
+ * the fields from the host before them and give them back before the host reads them (the
+ * synchronisations, the materials' save and cells, which stay on the host). */
 static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double dt, double dt_half)
 {
     const struct mesh *m = h->m;
     struct hydro_fields *f = &h->f;
-    const int dim = m->el->dim;
+    struct device_copy *d = &h->dev;
+    const struct mesh *km = d->on ? &d->m : m;
+    struct hydro_fields *kf = d->on ? &d->f : f;
+    const struct walls *kw = d->on ? &d->walls : &h->walls;
+    const int dim = m->el->dim, cells_there = h->hp.nmat == 1; /* the materials' store stays on the host */
     const int32_t *n = h->n;
     ops->phase(ops->ctx, PHASE_LAGRANGE, 1);
     KERNEL(ops, K_SAVE, lagrange_save(h->hp.nmat, f, n[K_SAVE]));
     ops->sync(ops->ctx, SP_SAVE);
-    KERNEL(ops, K_GEOMETRY, lagrange_geometry(m, f, n[K_GEOMETRY]));
+    device_fields_to(d);
+    KERNEL(ops, K_GEOMETRY, lagrange_geometry(km, kf, n[K_GEOMETRY]));
     if (!h->hp.remap) { /* walls follow the boundary as it moves (with the remap it never does) */
         walls_free(&h->walls);
         walls_build(m, f->x, m->node_layer_start[m->nlayers], &h->walls);
+        device_walls(d, &h->walls);
     }
-    KERNEL(ops, K_FORCES, lagrange_forces(m, f, n[K_FORCES]));
-    KERNEL(ops, K_VELOCITY, lagrange_velocity(f, &h->walls, n[K_VELOCITY], dim, dt_half));
+    KERNEL(ops, K_FORCES, lagrange_forces(km, kf, n[K_FORCES]));
+    KERNEL(ops, K_VELOCITY, lagrange_velocity(kf, kw, n[K_VELOCITY], dim, dt_half));
+    device_fields_from(d);
     ops->sync(ops->ctx, SP_VELOCITY);
-    KERNEL(ops, K_POSITIONS, lagrange_positions(f, n[K_POSITIONS], dim, dt));
+    device_fields_to(d);
+    KERNEL(ops, K_POSITIONS, lagrange_positions(kf, n[K_POSITIONS], dim, dt));
+    device_fields_from(d);
     ops->sync(ops->ctx, SP_POSITION);
     int failed = 0;
     double *ratio = h->hp.dt_control == DT_MICROHYDRO ? &h->density_ratio : NULL;
     h->density_ratio = 0;
-    KERNEL(ops, K_CELLS, failed = lagrange_cells(m, f, &h->hp, n[K_CELLS], dt, ratio, &h->err));
+    if (cells_there)
+        device_fields_to(d);
+    KERNEL(ops, K_CELLS,
+           failed = lagrange_cells(cells_there ? km : m, cells_there ? kf : f, &h->hp, n[K_CELLS], dt, ratio, &h->err));
+    if (cells_there)
+        device_fields_from(d);
     if (failed)
         h->failed = 1;
     ops->phase(ops->ctx, PHASE_LAGRANGE, 0);
@@ -144,8 +161,11 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
     ops->sync_start(ops->ctx, end);
     h->cand = -1.0;
     arena_handover(h); /* nothing after the phases reads the arena */
-    if (!h->failed)
-        KERNEL(ops, K_DT, h->cand = lagrange_dt_candidate(m, &h->f, &h->hp, h->n[K_DT], &h->cand_cell));
+    if (!h->failed) {
+        device_fields_to(&h->dev);
+        KERNEL(ops, K_DT, h->cand = lagrange_dt_candidate(h->dev.on ? &h->dev.m : m, h->dev.on ? &h->dev.f : &h->f,
+                                                          &h->hp, h->n[K_DT], &h->cand_cell));
+    }
     double v[3] = {h->cand, h->failed ? -1.0 : 0.0, -h->density_ratio};
     ops->reduce_start(ops->ctx, v);
     ops->sync_finish(ops->ctx, end);

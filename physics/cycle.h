@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "device.h"
 #include "hydro.h"
 #include "remap.h"
 
@@ -128,6 +129,7 @@ struct hydro {
     double density_ratio;         /* microhydro: the largest (rho1 - rho0) / rho1 of the Lagrange phase */
     int32_t cand_cell;            /* the owned cell giving it */
     struct xsum removed[HYDRO_MAT_MAX]; /* mass of each material that left this rank's owned cells (threshold) */
+    struct device_copy dev; /* the arrays on an accelerator (the offload build) */
 };
 
 /* After n[] is set on a new mesh: the item splits (remap_values', remap_nodes' and remap_finish's

@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include "par.h"
+
 enum eos_kind { EOS_PERFECT, EOS_STIFFENED, EOS_COUNT };
 
 struct eos {
@@ -42,7 +44,9 @@ static inline double eos_sound_speed(const struct eos *q, double rho, double p)
  * stiffened gas goes through Newton's method on the same equation. Returns the iterations
  * used (0 for the closed form) or -1 when Newton does not converge within newton_max.
  * eos_newton_update: the stiffened gas's iteration alone. */
+DEVICE_BEGIN
 int eos_newton_update(const struct eos *q, double e0, double p0, double visc, double rho1, double dtau, double *e1);
+DEVICE_END
 static inline int eos_energy_update(const struct eos *q, double e0, double p0, double visc, double rho1, double dtau,
                                     double *e1)
 {

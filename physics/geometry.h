@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "element.h"
+#include "par.h"
 
 /* Hot loops take the element's node count and dimension as constants (quads: 4 and 2, hexes: 8
  * and 3, the only elements): an inline body called once per kind lets the compiler unroll it and
@@ -23,7 +24,9 @@
 enum length_kind { LENGTH_VOLUME, LENGTH_FACES, LENGTH_MEDIANS, LENGTH_COUNT };
 /* Characteristic length: V^(1/dim) (MaHyCo's choice; x is not read and may be NULL) or the
  * smallest distance between the centres of opposite faces. */
+DEVICE_BEGIN
 double geom_length_faces(const struct element *el, const double (*x)[3], enum length_kind kind);
+DEVICE_END
 static inline double geom_length(const struct element *el, const double (*x)[3], double volume, enum length_kind kind)
 {
     if (kind == LENGTH_VOLUME)

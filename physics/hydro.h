@@ -67,21 +67,33 @@ static inline int32_t walls_first(const struct walls *w, int32_t n)
     return w->base[n / WALLS_BLOCK] + w->off[n];
 }
 
-/* Where a cycle failed: the local cell (or -1), what went wrong and the check that saw it. */
+/* Where a cycle failed: the local cell (or -1), what went wrong and the check that saw it. The
+ * texts are held, not pointed to, so that a record an accelerator made reads the same on the host
+ * (its string constants are in its own memory). */
+enum { HYDRO_ERROR_WHAT = 112, HYDRO_ERROR_FILE = 24 };
 struct hydro_error {
     int32_t cell;
-    const char *what;
-    const char *file;
+    char what[HYDRO_ERROR_WHAT];
+    char file[HYDRO_ERROR_FILE];
     int line;
 };
+
+/* s into to[n], cut to fit. */
+static inline void hydro_error_text(char *to, int n, const char *s)
+{
+    int i = 0;
+    for (; i < n - 1 && s[i]; i++)
+        to[i] = s[i];
+    to[i] = '\0';
+}
 
 /* Record a failure of cell c at this check; returns -1 for `return HYDRO_FAIL(...)`. */
 #define HYDRO_FAIL(err, c, what) hydro_fail_at((err), (c), (what), __FILE__, __LINE__)
 static inline int hydro_fail_at(struct hydro_error *err, int32_t c, const char *what, const char *file, int line)
 {
     err->cell = c;
-    err->what = what;
-    err->file = file;
+    hydro_error_text(err->what, HYDRO_ERROR_WHAT, what);
+    hydro_error_text(err->file, HYDRO_ERROR_FILE, file);
     err->line = line;
     return -1;
 }

@@ -32,7 +32,7 @@ static inline void cell_corner_forces(const struct mesh *m, struct hydro_fields 
 void lagrange_geometry(const struct mesh *m, struct hydro_fields *f, int32_t nc)
 {
     const int dim = m->el->dim;
-    PAR_FOR(nc)
+    DEVICE_FOR(nc, m)
     for (int32_t c = 0; c < nc; c++)
         BY_ELEMENT(dim, cell_corner_forces(m, f, c, 4), cell_corner_forces(m, f, c, 8));
 }
@@ -65,7 +65,7 @@ static inline void node_force(const struct mesh *m, struct hydro_fields *f, int3
 void lagrange_forces(const struct mesh *m, struct hydro_fields *f, int32_t nn)
 {
     const int dim = m->el->dim;
-    PAR_FOR(nn)
+    DEVICE_FOR(nn, m)
     for (int32_t n = 0; n < nn; n++)
         BY_ELEMENT(dim, node_force(m, f, n, 4, 2), node_force(m, f, n, 8, 3));
 }
@@ -82,7 +82,7 @@ void walls_apply(const struct walls *w, int32_t node, double v[3])
 
 void lagrange_velocity(struct hydro_fields *f, const struct walls *w, int32_t nn, int dim, double dt_half)
 {
-    PAR_FOR(nn)
+    DEVICE_FOR(nn, f)
     for (int32_t n = 0; n < nn; n++) {
         double *v = f->v + 3 * (size_t)n;
         const double *F = f->force + 3 * (size_t)n;
@@ -95,7 +95,7 @@ void lagrange_velocity(struct hydro_fields *f, const struct walls *w, int32_t nn
 
 void lagrange_positions(struct hydro_fields *f, int32_t nn, int dim, double dt)
 {
-    PAR_FOR(nn)
+    DEVICE_FOR(nn, f)
     for (int32_t n = 0; n < nn; n++)
         for (int d = 0; d < dim; d++)
             f->x[3 * (size_t)n + d] += dt * f->v[3 * (size_t)n + d];
@@ -183,7 +183,7 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
 {
     struct hydro_error first = HYDRO_NO_ERROR; /* every cell is done, the smallest failing one reported */
     double largest = 0;
-    PAR_REGION(nc)
+    DEVICE_REGION(nc, m, first, largest)
     {
         struct hydro_error mine = HYDRO_NO_ERROR;
         double big = 0;
@@ -232,7 +232,7 @@ double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f,
     const int dim = m->el->dim;
     double best = INFINITY;
     int32_t where = 0;
-    PAR_REGION(nc)
+    DEVICE_REGION(nc, m, best, where)
     {
         double mine = INFINITY; /* the smallest step of this thread's cells, at its first cell */
         int32_t at = INT32_MAX;

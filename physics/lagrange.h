@@ -6,6 +6,7 @@
 #define HYDRO_LAGRANGE_H
 
 #include "hydro.h"
+#include "par.h"
 
 /* Level-n copies of rho, e, p (and each material's e_k and p_k) for cells [0, nc). */
 void lagrange_save(int nmat, struct hydro_fields *f, int32_t nc);
@@ -44,6 +45,8 @@ double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f,
 /* Walls from the boundary faces around nodes [0, nn) at positions x. */
 void walls_build(const struct mesh *m, const double *x, int32_t nn, struct walls *w);
 void walls_free(struct walls *w);
+DEVICE_BEGIN
 void walls_apply(const struct walls *w, int32_t node, double v[3]);
+DEVICE_END
 
 #endif

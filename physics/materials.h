@@ -28,6 +28,7 @@
 #define HYDRO_MATERIALS_H
 
 #include "hydro.h"
+#include "par.h"
 #include "xsum.h"
 
 /* Remap columns per material: f_k, m_k / V, m_k e_k / V. */
@@ -44,8 +45,10 @@ void mat_save(int nmat, struct hydro_fields *f, int32_t nc);
 /* The Lagrange update of cell c's materials from density rho0 to rho1 (fractions frozen) with
  * the cell's length L and div u: each material's viscosity and energy, then the cell's q, p, e
  * and c. Returns 0, or -1 when a Newton iteration failed (*what says which). */
+DEVICE_BEGIN
 int mat_lagrange_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double rho0, double rho1,
                       double divu, const char **what);
+DEVICE_END
 
 /* The remap's per-material values of cell c (MAT_NPHI columns each, into phi): f_k, y_k rho
  * (= m_k / V) and y_k rho e_k. */

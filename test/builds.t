@@ -1,8 +1,10 @@
 #!/bin/sh
 # The other builds the README documents, compiled from this tree into scratch folders: hydro with
 # the shared HDF5 library (make HDF5_LINK=shared: linked to libhdf5_openmpi.so, and its dump of a
-# short run identical to the static build's) and the libFuzzer harnesses (make fuzz-build, each
-# run once over its seed corpus). Without clang-14 and libFuzzer the fuzz part skips (a failure
+# short run identical to the static build's), the offload build for NVIDIA GPUs (make offload
+# OFFLOAD=nvptx: on a machine without a GPU it says so, runs every kernel on the host and gives
+# the same dump) and the libFuzzer harnesses (make fuzz-build, each run once over its seed
+# corpus). Without gcc-12-offload-nvptx, or clang-14 and libFuzzer, that part skips (a failure
 # under CI=true, where make deps-all installs them).
 . test/lib.sh
 tmp=$(mktemp -d)
@@ -27,6 +29,25 @@ da=$(ls "$tmp"/a/checkpoints/hydro_*.h5 2>/dev/null | tail -n 1)
 db=$(ls "$tmp"/b/checkpoints/hydro_*.h5 2>/dev/null | tail -n 1)
 [ -n "$da" ] && [ -n "$db" ] && sh "$top/test/h5same.sh" --any-version "$da" "$db"
 ok $? "its final dump is the static build's, bit for bit"
+
+# ---- the offload build for NVIDIA GPUs (GCC 12's nvptx offload; test/offload.t tests the offload itself) ----
+if command -v x86_64-linux-gnu-accel-nvptx-none-gcc-12 > /dev/null 2>&1; then
+    out=$(make -s -C "$top" OFFLOAD=nvptx OFFLOAD_BUILD="$tmp/nvptx" offload 2>&1)
+    ok $? "make offload OFFLOAD=nvptx builds hydro for NVIDIA GPUs with gcc-12-offload-nvptx"
+    [ -x "$tmp/nvptx/hydro" ] || diag "$out"
+    mkdir -p "$tmp/c"
+    (cd "$tmp/c" && mpi 2 "$tmp/nvptx/hydro" "$@" > run.out 2>&1)
+    dc=$(ls "$tmp"/c/checkpoints/hydro_*.h5 2>/dev/null | tail -n 1)
+    gpu=$(command -v nvidia-smi > /dev/null 2>&1 && nvidia-smi -L 2> /dev/null | head -n 1)
+    if [ -z "$gpu" ]; then # every kernel on the host, and the listing says why
+        grep -q 'Offload build: no accelerator found' "$tmp/c/run.out"
+    else
+        grep -q 'Offload: the Lagrange phase' "$tmp/c/run.out"
+    fi && [ -n "$dc" ] && sh "$top/test/h5same.sh" --any-version "$db" "$dc"
+    ok $? "it runs the short deck (${gpu:-no GPU here: on the host}), its dump the static build's bit for bit"
+else
+    skip 2 "gcc-12-offload-nvptx not installed (make deps-all installs it)"
+fi
 
 # ---- libFuzzer harnesses ----
 fuzz_rt=$(ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | head -n 1)

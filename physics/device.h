@@ -1,0 +1,48 @@
+/* The hydro scheme's arrays in an accelerator's memory (the offload build, make offload): copies
+ * made when the scheme attaches to a mesh, structures holding the copies' addresses that the
+ * kernels are given (DEVICE_FOR, mesh/par.h), and the copies refreshed around what the host
+ * computes. In other builds, or with no accelerator, nothing is copied and device_attach
+ * leaves d->on 0: the kernels get the host's structures. Plain C and OpenMP, no MPI. */
+#ifndef HYDRO_DEVICE_H
+#define HYDRO_DEVICE_H
+
+#include <stddef.h>
+
+#include "hydro.h"
+
+enum { DEVICE_BLOCKS_MAX = 40 };
+
+/* One host array with its copy. */
+struct device_block {
+    void *host, *dev;
+    size_t bytes;
+    int fields; /* 1: a field's (refreshed by device_fields_to and _from); 0: the mesh's or the walls' */
+};
+
+struct device_copy {
+    int on;     /* the arrays are on the accelerator */
+    int device; /* its number */
+    /* The host's structures with the copies' addresses in place of the arrays', themselves copied
+     * to the accelerator; a member no kernel reads there is NULL (one that does fails at once). */
+    struct mesh m;
+    struct hydro_fields f;
+    struct walls walls;
+    struct device_block block[DEVICE_BLOCKS_MAX];
+    int nblocks;
+};
+
+/* Copies of m's connectivity, of f's arrays (the arena's block whole, arena[0 .. narena) doubles;
+ * the materials' stay on the host), of hp and of w, and the structures that point to them,
+ * when the build offloads and omp_get_num_devices() finds an accelerator. */
+void device_attach(struct device_copy *d, const struct mesh *m, const struct hydro_fields *f, double *arena,
+                   size_t narena, const struct hydro_params *hp, const struct walls *w);
+void device_detach(struct device_copy *d, const struct hydro_params *hp);
+/* Every field's array (and the arena) to the accelerator, or back to the host. */
+void device_fields_to(struct device_copy *d);
+void device_fields_from(struct device_copy *d);
+/* 1 in the offload build. */
+int device_built(void);
+/* The walls anew (without the remap they follow the boundary at every cycle). */
+void device_walls(struct device_copy *d, const struct walls *w);
+
+#endif

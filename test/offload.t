@@ -1,0 +1,76 @@
+#!/bin/sh
+# The offload build (issue 18; make offload, physics/device.h): the kernels marked DEVICE_FOR and
+# DEVICE_REGION run on clang's x86_64 offload plugin, an accelerator whose memory is apart from
+# the host's (OMP_TARGET_OFFLOAD=MANDATORY: no silent fall-back to the host), and every case gives
+# the dump of the ordinary build bit for bit: an array the accelerator's copies lack is NULL
+# there (the run crashes), one not copied back leaves the host's stale (the dumps differ). Sod 3D
+# with the directional remap on 2 ranks, Sedov 2D with remap, the triple point with three
+# materials (their cells on the host), Noh 2D Lagrange-only (walls copied at every cycle), the
+# MicroHydro deck shuffling cells (copies made anew on each new mesh), a failing run naming the
+# same cell and check, and the listing's line.
+. test/lib.sh
+OFFLOAD=${HYDRO_OFFLOAD_BUILD:-build-offload}
+case $OFFLOAD in /*) ;; *) OFFLOAD=$top/$OFFLOAD ;; esac
+if [ ! -x "$OFFLOAD/hydro" ]; then
+    if [ "${CI:-}" = true ]; then
+        echo "1..1"
+        ok 1 "the offload build $OFFLOAD/hydro exists (make check builds it with clang and libomp-14-dev)"
+        exit 1
+    fi
+    echo "1..0 # SKIP no offload build (make offload; it needs clang and libomp-14-dev, make deps)"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+export OMP_WAIT_POLICY=passive OMP_NUM_THREADS=1
+last_dump() { ls "$1"/checkpoints/hydro_*.h5 2> /dev/null | sort | tail -n 1; }
+# run DIR BINARY NP ARGS...: hydro in DIR (listing in log, stderr and exit status in err)
+run() {
+    d=$1 bin=$2 np=$3
+    shift 3
+    mkdir -p "$d"
+    (cd "$d" && OMP_TARGET_OFFLOAD=MANDATORY timeout "$TIMEOUT" $MPIRUN -x OMP_TARGET_OFFLOAD -np "$np" "$bin" "$@" \
+        > log 2> err)
+    echo "rc=$?" >> "$d/err"
+}
+# same NAME NP ARGS...: the offload build's dump bit for bit the ordinary build's
+same() {
+    name=$1 np=$2
+    shift 2
+    run "$name.host" "$HYDRO" "$np" "$@"
+    run "$name.dev" "$OFFLOAD/hydro" "$np" "$@"
+    a=$(last_dump "$name.host") b=$(last_dump "$name.dev")
+    out=$(sh "$top/test/h5same.sh" --any-version "$a" "$b" 2>&1)
+    rc=$?
+    [ -n "$a" ] && grep -q 'rc=0' "$name.host/err" && grep -q 'rc=0' "$name.dev/err"
+    ok $((rc | $?)) "$name on $np rank(s): the offload build's dump bit for bit the ordinary build's"
+    [ $rc -eq 0 ] || diag "$out$(cat "$name.dev/err")"
+}
+
+echo "1..8"
+same sod3d_split 2 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
+    output.checkpoint_period=0
+grep -q 'Offload: the Lagrange phase.s kernels and the time step candidate on accelerator' sod3d_split.dev/log
+ok $? "the listing says which kernels ran on the accelerator"
+[ $? -eq 0 ] || diag "$(grep -i offload sod3d_split.dev/log)"
+same sedov2d 1 "$top/inputs/sedov_2d.ini" physics.remap=euler mesh.nx=40 mesh.ny=40 run.max_cycles=30 \
+    output.checkpoint_period=0
+same triple_point_3mat 2 "$top/inputs/triple_point_3mat.ini" run.max_cycles=30 output.checkpoint_period=0
+same noh2d_lagrange 2 "$top/inputs/noh_2d.ini" physics.remap=none mesh.nx=40 mesh.ny=40 run.max_cycles=30 \
+    output.checkpoint_period=0
+same shuffled 2 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
+    loadbalance.period=4 loadbalance.mode=shuffle output.checkpoint_period=0
+# a failure seen on the accelerator names the same cell and check as on the host
+run fail.host "$HYDRO" 1 "$top/inputs/sod_x.ini" mesh.nx=4000 physics.cfl=1 physics.dt_init=0.01 physics.dt_growth=2
+run fail.dev "$OFFLOAD/hydro" 1 "$top/inputs/sod_x.ini" mesh.nx=4000 physics.cfl=1 physics.dt_init=0.01 \
+    physics.dt_growth=2
+m1=$(grep -o 'cell [0-9]*.*' fail.host/err | head -n 1) m2=$(grep -o 'cell [0-9]*.*' fail.dev/err | head -n 1)
+grep -q 'rc=1' fail.host/err && grep -q 'rc=1' fail.dev/err && [ -n "$m1" ] && [ "$m1" = "$m2" ]
+ok $? "a blown-up run fails with exit 1 naming the same cell and check with the offload build ($m2)"
+[ -n "$m1" ] && [ "$m1" = "$m2" ] || diag "host: $(cat fail.host/err) offload: $(cat fail.dev/err)"
+# the same failure: the check's file and line as the host build says them
+f1=$(grep -o 'lagrange.c:[0-9]*' fail.host/err | head -n 1) f2=$(grep -o 'lagrange.c:[0-9]*' fail.dev/err | head -n 1)
+[ -n "$f1" ] && [ "$f1" = "$f2" ]
+ok $? "... at the same check ($f2)"
+exit $((tap_failed > 0))
