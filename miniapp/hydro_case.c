@@ -150,13 +150,13 @@ static void hydro_attach(void *self, struct run *run)
     /* walls from where the remap returns (or from the current boundary without remap) */
     walls_build(m, s->h.hp.remap ? s->h.f.x_init : s->h.f.x, m->node_layer_start[m->nlayers], &s->h.walls);
     sync_points_record(&s->book, run, s->pattern, s->h.hp.remap, s->id); /* the same order on every rank */
-    device_attach(&s->h.dev, m, &s->h.f, s->h.arena, s->h.narena, &s->h.hp, &s->h.walls);
+    device_attach(&s->h.dev, &s->h);
 }
 
 static void hydro_detach(void *self)
 {
     struct scheme *s = self;
-    device_detach(&s->h.dev, &s->h.hp);
+    device_detach(&s->h.dev);
     sync_book_drop(&s->book);
     walls_free(&s->h.walls);
     hydro_splits_free(&s->h);
@@ -220,10 +220,12 @@ static void *hydro_create(struct run *run)
     walls_build(m, s->h.f.x, m->node_layer_start[m->nlayers], &s->h.walls);
     device_walls(&s->h.dev, &s->h.walls);
     if (s->h.dev.on)
-        listing_printf(run->lst, "Internal", "Offload: the Lagrange phase's kernels and the time step candidate on "
-                       "accelerator %d (OpenMP target offload), every field copied there before each stretch of "
-                       "them and back after it; the remap, the materials' cells and the synchronisations on the host",
-                       s->h.dev.device);
+        listing_printf(run->lst, "Internal", "Offload: the kernels of the cycle on accelerator %d (OpenMP target "
+                       "offload), every field copied there before each stretch of them and back after it; on the "
+                       "host the synchronisations and %s", s->h.dev.device,
+                       s->h.hp.nmat > 1  ? "the materials' save, cells and remap (the material store)"
+                       : s->h.overlap && s->h.hp.remap ? "the remap (exchanges left in flight over its kernels)"
+                                                       : "nothing else");
     else if (device_built())
         listing_printf(run->lst, "Internal", "Offload build: no accelerator found, every kernel on the host");
     /* the first step obeys dt_max and final_time too */
@@ -329,6 +331,12 @@ static void hydro_report_op(void *self, struct run *run)
     struct scheme *s = self;
     hydro_totals_listing(&s->totals, run, &s->h, 1);
     hydro_report(run, &s->h, &s->book, sync_points_name(s->pattern), &s->kern);
+    const long done = run->cycle - run->first_cycle + 1;
+    const double cycles = done > 0 ? (double)done : 1.0;
+    if (s->h.dev.on)
+        listing_printf(run->lst, "Internal", "Offload: this rank copied %.3f MB per cycle to accelerator %d and "
+                       "%.3f MB back (every field around each stretch of kernels there)",
+                       s->h.dev.bytes_to / cycles / 1e6, s->h.dev.device, s->h.dev.bytes_from / cycles / 1e6);
 }
 
 static void hydro_diagnostics(const void *self, struct run *run, struct dump_meta *meta)

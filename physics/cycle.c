@@ -38,47 +38,75 @@ static void arena_handover(struct hydro *h)
 
 static struct hydro_error *error_slot(struct hydro *h) { return h->failed ? &h->err2 : &h->err; }
 
+/* The structures the kernels get: on the accelerator (there: the offload build found one and the
+ * kernels can run there) its copies, whose members hold the copies' addresses; the host's
+ * otherwise. */
+struct kargs {
+    int there;
+    const struct mesh *m;
+    struct hydro_fields *f;
+    const struct walls *walls;
+    struct remap_work *w;
+};
+
+static struct kargs kargs_of(struct hydro *h, int can)
+{
+    const int there = can && h->dev.on;
+    struct device_copy *d = &h->dev;
+    return (struct kargs){there, there ? &d->m : h->m, there ? &d->f : &h->f, there ? &d->walls : &h->walls,
+                          there ? &d->rw : &h->rw};
+}
+
+/* A synchronisation point (or its start) where the kernels run on the accelerator: the fields
+ * back on the host before it, over again after it (no exchange stays in flight there). */
+static void sync_there(struct hydro *h, const struct cycle_ops *ops, const struct kargs *k, enum sync_point p,
+                       int start)
+{
+    if (k->there)
+        device_fields_from(&h->dev);
+    if (start)
+        ops->sync_start(ops->ctx, p);
+    else
+        ops->sync(ops->ctx, p);
+    if (k->there)
+        device_fields_to(&h->dev);
+}
+
 /* Velocities, positions, volumes, densities, energies from level n to n + 1. With an
- * accelerator (the offload build) its kernels run there on the copies (km, kf, kw), which take
- * the fields from the host before them and give them back before the host reads them (the
- * synchronisations, the materials' save and cells, which stay on the host). */
+ * accelerator (the offload build) the kernels run there on the copies, which take the fields
+ * from the host before them and give them back before the host reads them (the
+ * synchronisations; the materials' save and cells stay on the host). */
 static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double dt, double dt_half)
 {
     const struct mesh *m = h->m;
     struct hydro_fields *f = &h->f;
-    struct device_copy *d = &h->dev;
-    const struct mesh *km = d->on ? &d->m : m;
-    struct hydro_fields *kf = d->on ? &d->f : f;
-    const struct walls *kw = d->on ? &d->walls : &h->walls;
-    const int dim = m->el->dim, cells_there = h->hp.nmat == 1; /* the materials' store stays on the host */
+    const struct kargs k = kargs_of(h, 1), kc = kargs_of(h, h->hp.nmat == 1); /* the material store: the host's */
+    const int dim = m->el->dim;
     const int32_t *n = h->n;
     ops->phase(ops->ctx, PHASE_LAGRANGE, 1);
     KERNEL(ops, K_SAVE, lagrange_save(h->hp.nmat, f, n[K_SAVE]));
     ops->sync(ops->ctx, SP_SAVE);
-    device_fields_to(d);
-    KERNEL(ops, K_GEOMETRY, lagrange_geometry(km, kf, n[K_GEOMETRY]));
+    if (k.there)
+        device_fields_to(&h->dev);
+    KERNEL(ops, K_GEOMETRY, lagrange_geometry(k.m, k.f, n[K_GEOMETRY]));
     if (!h->hp.remap) { /* walls follow the boundary as it moves (with the remap it never does) */
         walls_free(&h->walls);
         walls_build(m, f->x, m->node_layer_start[m->nlayers], &h->walls);
-        device_walls(d, &h->walls);
+        device_walls(&h->dev, &h->walls);
     }
-    KERNEL(ops, K_FORCES, lagrange_forces(km, kf, n[K_FORCES]));
-    KERNEL(ops, K_VELOCITY, lagrange_velocity(kf, kw, n[K_VELOCITY], dim, dt_half));
-    device_fields_from(d);
-    ops->sync(ops->ctx, SP_VELOCITY);
-    device_fields_to(d);
-    KERNEL(ops, K_POSITIONS, lagrange_positions(kf, n[K_POSITIONS], dim, dt));
-    device_fields_from(d);
-    ops->sync(ops->ctx, SP_POSITION);
+    KERNEL(ops, K_FORCES, lagrange_forces(k.m, k.f, n[K_FORCES]));
+    KERNEL(ops, K_VELOCITY, lagrange_velocity(k.f, k.walls, n[K_VELOCITY], dim, dt_half));
+    sync_there(h, ops, &k, SP_VELOCITY, 0);
+    KERNEL(ops, K_POSITIONS, lagrange_positions(k.f, n[K_POSITIONS], dim, dt));
+    if (k.there && !kc.there)
+        device_fields_from(&h->dev);
+    sync_there(h, ops, &kc, SP_POSITION, 0);
     int failed = 0;
     double *ratio = h->hp.dt_control == DT_MICROHYDRO ? &h->density_ratio : NULL;
     h->density_ratio = 0;
-    if (cells_there)
-        device_fields_to(d);
-    KERNEL(ops, K_CELLS,
-           failed = lagrange_cells(cells_there ? km : m, cells_there ? kf : f, &h->hp, n[K_CELLS], dt, ratio, &h->err));
-    if (cells_there)
-        device_fields_from(d);
+    KERNEL(ops, K_CELLS, failed = lagrange_cells(kc.m, kc.f, &h->hp, n[K_CELLS], dt, ratio, &h->err));
+    if (kc.there)
+        device_fields_from(&h->dev);
     if (failed)
         h->failed = 1;
     ops->phase(ops->ctx, PHASE_LAGRANGE, 0);
@@ -87,39 +115,56 @@ static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double 
 /* The outer items' list; without a list, [0, n - ninner): all of them, or none. */
 static const int32_t *outer_of(const struct item_split *s) { return s->item ? s->item + s->ninner : NULL; }
 
+/* The step's targets and the items it can change; from the accelerator, the flags back on the
+ * host, where the kernels' accounting reads which nodes moved. */
+static void targets_and_active(struct hydro *h, const struct kargs *k, int sweep)
+{
+    remap_targets(k->m, k->f, k->w, sweep);
+    h->remap_near += remap_active(k->m, k->w, h->remap_all);
+    if (k->there)
+        device_fields_from(&h->dev);
+}
+
 /* One remap step to the targets of sweep (-1: the initial mesh). in_flight: the point started
  * after the previous step (hydro_cycle), finished here, or -1. Named synchronisations with work across them:
- * the inner items of a kernel run while the exchange is in flight, the outer ones after it. */
+ * the inner items of a kernel run while the exchange is in flight, the outer ones after it. On the
+ * accelerator (one material, no exchange in flight over kernels) every point is done at once,
+ * between the fields' copies (sync_there). */
 static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, int in_flight)
 {
-    const struct mesh *m = h->m;
-    struct hydro_fields *f = &h->f;
-    struct remap_work *w = &h->rw;
+    const struct kargs k = kargs_of(h, h->hp.nmat == 1 && !h->overlap);
+    const struct mesh *m = k.m;
+    struct hydro_fields *f = k.f;
+    struct remap_work *w = k.w;
     const int32_t *n = h->n;
     const struct item_split *vs = &h->values_split, *ns = &h->nodes_split, *fs = &h->finish_split;
     arena_handover(h);
+    if (k.there) {
+        device_sweep(&h->dev, sweep);
+        device_fields_to(&h->dev);
+    }
     /* reads positions: no point carries them here */
-    KERNEL(ops, K_R_TARGETS, (remap_targets(m, f, w, sweep), h->remap_near += remap_active(m, w, h->remap_all)));
+    KERNEL(ops, K_R_TARGETS, targets_and_active(h, &k, sweep));
     h->remap_owned += m->ncells_owned;
     KERNEL_PART(ops, K_R_VALUES, PART_INNER, remap_values(m, f, w, vs->item, vs->ninner));
     if (in_flight >= 0)
         ops->sync_finish(ops->ctx, (enum sync_point)in_flight);
     KERNEL_PART(ops, K_R_VALUES, PART_OUTER, remap_values(m, f, w, outer_of(vs), vs->n - vs->ninner));
-    ops->sync(ops->ctx, SP_REMAP_VALUES);
+    sync_there(h, ops, &k, SP_REMAP_VALUES, 0);
     KERNEL(ops, K_R_SWEPT, remap_swept(m, f, w, n[K_R_SWEPT]));
     KERNEL(ops, K_R_SLOPES, remap_slopes(m, f, w, h->hp.limiter, n[K_R_SLOPES]));
     KERNEL(ops, K_R_MSLOPES, remap_material_slopes(m, f, w, h->hp.limiter, n[K_R_MSLOPES]));
-    ops->sync(ops->ctx, SP_REMAP_SLOPES);
+    sync_there(h, ops, &k, SP_REMAP_SLOPES, 0);
     KERNEL(ops, K_R_CELLS, remap_cells(m, f, &h->hp, w, n[K_R_CELLS]));
-    ops->sync_start(ops->ctx, SP_REMAP_CELLS);
+    sync_there(h, ops, &k, SP_REMAP_CELLS, 1);
     /* the inner nodes, then the cells all of whose nodes are inner, while it is in flight */
     struct hydro_error fe[2] = {HYDRO_NO_ERROR, HYDRO_NO_ERROR};
-    KERNEL_PART(ops, K_R_NODES, PART_INNER, remap_nodes(m, f, w, &h->walls, ns->item, ns->ninner));
+    KERNEL_PART(ops, K_R_NODES, PART_INNER, remap_nodes(m, f, w, k.walls, ns->item, ns->ninner));
     KERNEL_PART(ops, K_R_FINISH, PART_INNER, remap_finish(m, f, w, &h->hp, fs->item, fs->ninner, fe));
     ops->sync_finish(ops->ctx, SP_REMAP_CELLS);
     KERNEL_PART(ops, K_R_NODES, PART_OUTER,
-                remap_nodes(m, f, w, &h->walls, outer_of(ns), ns->n - ns->ninner));
-    ops->sync(ops->ctx, SP_REMAP_NODES); /* ghost nodes only: the inner cells did not need it */
+                remap_nodes(m, f, w, k.walls, outer_of(ns), ns->n - ns->ninner));
+    sync_there(h, ops, &k, SP_REMAP_NODES, 0); /* ghost nodes only: the inner cells did not need it */
     KERNEL_PART(ops, K_R_FINISH, PART_OUTER,
                 remap_finish(m, f, w, &h->hp, outer_of(fs), fs->n - fs->ninner, fe));
     if (fe[0].cell != INT32_MAX || fe[1].cell != INT32_MAX) { /* a check of the remap before the EOS' */
@@ -127,9 +172,11 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
         h->failed = 1;
     }
     KERNEL(ops, K_R_MOVE, remap_move(m, f, w));
-    for (int k = 0; k < h->hp.nmat; k++) { /* what left the cells below the threshold, kept in h */
-        xsum_merge(&h->removed[k], &w->removed[k]);
-        xsum_init(&w->removed[k]);
+    if (k.there)
+        device_fields_from(&h->dev);
+    for (int i = 0; i < h->hp.nmat; i++) { /* what left the cells below the threshold, kept in h */
+        xsum_merge(&h->removed[i], &h->rw.removed[i]);
+        xsum_init(&h->rw.removed[i]);
     }
     ops->sync(ops->ctx, SP_STEP_END);
 }
@@ -162,9 +209,10 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
     h->cand = -1.0;
     arena_handover(h); /* nothing after the phases reads the arena */
     if (!h->failed) {
-        device_fields_to(&h->dev);
-        KERNEL(ops, K_DT, h->cand = lagrange_dt_candidate(h->dev.on ? &h->dev.m : m, h->dev.on ? &h->dev.f : &h->f,
-                                                          &h->hp, h->n[K_DT], &h->cand_cell));
+        const struct kargs k = kargs_of(h, 1);
+        if (k.there)
+            device_fields_to(&h->dev);
+        KERNEL(ops, K_DT, h->cand = lagrange_dt_candidate(k.m, k.f, &h->hp, h->n[K_DT], &h->cand_cell));
     }
     double v[3] = {h->cand, h->failed ? -1.0 : 0.0, -h->density_ratio};
     ops->reduce_start(ops->ctx, v);
@@ -214,6 +262,7 @@ static unsigned char node_inner(const struct mesh *m, int32_t n)
 
 void hydro_splits_build(struct hydro *h, int overlap)
 {
+    h->overlap = overlap;
     if (!h->hp.remap)
         return;
     const int32_t *n = h->n;

@@ -116,6 +116,7 @@ struct hydro {
     struct remap_work rw; /* with hp.remap */
     int split;            /* directional remap: one step per axis, the first rotating */
     int remap_all;        /* every item active in the remap (HYDRO_REMAP_ALL, for tests): nothing skipped */
+    int overlap;          /* exchanges stay in flight over kernels (hydro_splits_build) */
     int64_t remap_near, remap_owned; /* over the remap steps: owned cells computed, owned cells */
     int32_t n[K_COUNT];   /* items each kernel computes: [0, n[k]) of its cells or nodes */
     /* the kernels computed across a synchronisation, their n[k] items split (hydro_splits_build) */

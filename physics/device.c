@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "cycle.h"
 #include "par.h"
 
 #ifdef HYDRO_OFFLOAD
@@ -41,6 +42,20 @@ static const struct member field_members[] = {
     {offsetof(struct hydro_fields, force), PER_NODE, 3, sizeof(double)},
     {offsetof(struct hydro_fields, x_init), PER_NODE, 3, sizeof(double)},
     {offsetof(struct hydro_fields, corner), PER_CORNER, 3, sizeof(double)},
+};
+
+/* The remap's work arrays: in the arena (slopes, new velocities, swept faces' signs) or on their
+ * own (the flags of what moves); its values (phi) below; the materials' slopes stay on the host. */
+static const struct member work_members[] = {
+    {offsetof(struct remap_work, moved), PER_NODE, 1, 1},
+    {offsetof(struct remap_work, node_near), PER_NODE, 1, 1},
+    {offsetof(struct remap_work, cell_moves), PER_CELL, 1, 1},
+    {offsetof(struct remap_work, cell_near), PER_CELL, 1, 1},
+    {offsetof(struct remap_work, upwind), PER_CELL, 1, 1},
+    {offsetof(struct remap_work, swept), PER_FACE, 1, 1},
+    {offsetof(struct remap_work, unew), PER_CELL, 3, sizeof(double)},
+    {offsetof(struct remap_work, knew), PER_CELL, 1, sizeof(double)},
+    {offsetof(struct remap_work, grad), PER_CELL, REMAP_NPHI * 3, sizeof(double)},
 };
 
 /* The mesh's connectivity the kernels read; its other arrays (global ids, owners, tags) are
@@ -131,19 +146,10 @@ static void walls_copy(struct device_copy *d, const struct walls *w)
     d->walls.dir = copy_of(d, w->dir, 3 * (size_t)walls_first(w, w->nnodes) * sizeof *w->dir, BLOCK_WALLS);
 }
 
-void device_attach(struct device_copy *d, const struct mesh *m, const struct hydro_fields *f, double *arena,
-                   size_t narena, const struct hydro_params *hp, const struct walls *w)
+/* The mesh's scalars, its arrays those of mesh_members (the others NULL). */
+static void mesh_copy(struct device_copy *d, const struct mesh *m)
 {
-    memset(d, 0, sizeof *d);
-    if (omp_get_num_devices() < 1)
-        return;
-    d->on = 1;
-    d->device = omp_get_default_device();
-    /* the fields first, so that the positions' block (the mesh's coordinates) is a field's */
-    copy_of(d, arena, narena * sizeof *arena, BLOCK_FIELDS);
-    memset(&d->f, 0, sizeof d->f); /* every member an array: those not copied stay NULL (the materials' store) */
-    copy_members(d, &d->f, f, m, field_members, (int)(sizeof field_members / sizeof *field_members), BLOCK_FIELDS);
-    memset(&d->m, 0, sizeof d->m); /* the arrays not copied stay NULL */
+    memset(&d->m, 0, sizeof d->m);
     d->m.el = copy_of(d, (void *)m->el, sizeof *m->el, BLOCK_MESH);
     d->m.nlayers = m->nlayers;
     d->m.rank = m->rank;
@@ -158,46 +164,97 @@ void device_attach(struct device_copy *d, const struct mesh *m, const struct hyd
     memcpy(d->m.cell_layer_start, m->cell_layer_start, sizeof m->cell_layer_start);
     memcpy(d->m.node_layer_start, m->node_layer_start, sizeof m->node_layer_start);
     copy_members(d, &d->m, m, m, mesh_members, (int)(sizeof mesh_members / sizeof *mesh_members), BLOCK_MESH);
-    walls_copy(d, w);
+}
+
+/* The remap's work: its scalars, its arrays those of work_members and its values (nphi - 1
+ * columns per cell). */
+static void work_copy(struct device_copy *d, const struct remap_work *w, const struct mesh *m)
+{
+    memset(&d->rw, 0, sizeof d->rw); /* the arrays not copied stay NULL (the materials' slopes) */
+    d->rw.ncells = w->ncells;
+    d->rw.nfaces = w->nfaces;
+    d->rw.nmat = w->nmat;
+    d->rw.nphi = w->nphi;
+    d->rw.sweep = w->sweep;
+    d->rw.nmoved = w->nmoved;
+    copy_members(d, &d->rw, w, m, work_members, (int)(sizeof work_members / sizeof *work_members), BLOCK_FIELDS);
+    d->rw.phi = copy_of(d, w->phi, items(m, PER_CELL) * (size_t)(w->nphi - 1) * sizeof *w->phi, BLOCK_FIELDS);
+}
+
+void device_attach(struct device_copy *d, const struct hydro *h)
+{
+    const double to = d->bytes_to, from = d->bytes_from; /* over the run, whatever its meshes */
+    memset(d, 0, sizeof *d);
+    d->bytes_to = to;
+    d->bytes_from = from;
+    if (omp_get_num_devices() < 1)
+        return;
+    d->on = 1;
+    d->device = omp_get_default_device();
+    d->hp = &h->hp;
+    /* the fields first, so that the positions' block (the mesh's coordinates) is a field's */
+    copy_of(d, h->arena, h->narena * sizeof *h->arena, BLOCK_FIELDS);
+    memset(&d->f, 0, sizeof d->f); /* every member an array: those not copied stay NULL (the materials' store) */
+    copy_members(d, &d->f, &h->f, h->m, field_members, (int)(sizeof field_members / sizeof *field_members),
+                 BLOCK_FIELDS);
+    if (h->hp.remap)
+        work_copy(d, &h->rw, h->m);
+    mesh_copy(d, h->m);
+    walls_copy(d, &h->walls);
     struct mesh *dm = &d->m;
     struct hydro_fields *df = &d->f;
     struct walls *dw = &d->walls;
-    USED(dm), USED(df), USED(dw), USED(hp);
-    PAR_PRAGMA(omp target enter data map(to : dm[0:1], df[0:1], dw[0:1], hp[0:1]) device(d->device))
+    struct remap_work *dr = &d->rw;
+    const struct hydro_params *hp = d->hp;
+    USED(dm), USED(df), USED(dw), USED(dr), USED(hp);
+    PAR_PRAGMA(omp target enter data map(to : dm[0:1], df[0:1], dw[0:1], dr[0:1], hp[0:1]) device(d->device))
 }
 
-void device_detach(struct device_copy *d, const struct hydro_params *hp)
+void device_detach(struct device_copy *d)
 {
     if (!d->on)
         return;
     struct mesh *dm = &d->m;
     struct hydro_fields *df = &d->f;
     struct walls *dw = &d->walls;
-    USED(dm), USED(df), USED(dw), USED(hp);
-    PAR_PRAGMA(omp target exit data map(delete : dm[0:1], df[0:1], dw[0:1], hp[0:1]) device(d->device))
+    struct remap_work *dr = &d->rw;
+    const struct hydro_params *hp = d->hp;
+    USED(dm), USED(df), USED(dw), USED(dr), USED(hp);
+    PAR_PRAGMA(omp target exit data map(delete : dm[0:1], df[0:1], dw[0:1], dr[0:1], hp[0:1]) device(d->device))
     while (d->nblocks > 0)
         drop_block(d, d->nblocks - 1);
     d->on = 0;
 }
 
-void device_fields_to(struct device_copy *d)
+/* Every field's block to the device, or back (the directive differs, nothing else). */
+static void fields_copy(struct device_copy *d, int back)
 {
-    for (int i = 0; d->on && i < d->nblocks; i++)
-        if (d->block[i].fields == BLOCK_FIELDS) {
-            char *h = d->block[i].host;
-            USED(h);
-            PAR_PRAGMA(omp target update to(h[0:d->block[i].bytes]) device(d->device))
+    for (int i = 0; d->on && i < d->nblocks; i++) {
+        char *h = d->block[i].host;
+        const size_t n = d->block[i].bytes;
+        USED(h), USED(n);
+        if (d->block[i].fields != BLOCK_FIELDS)
+            continue;
+        if (back) {
+            PAR_PRAGMA(omp target update from(h[0:n]) device(d->device))
+        } else {
+            PAR_PRAGMA(omp target update to(h[0:n]) device(d->device))
         }
+        *(back ? &d->bytes_from : &d->bytes_to) += (double)n;
+    }
 }
 
-void device_fields_from(struct device_copy *d)
+void device_fields_to(struct device_copy *d) { fields_copy(d, 0); }
+void device_fields_from(struct device_copy *d) { fields_copy(d, 1); }
+
+void device_sweep(struct device_copy *d, int sweep)
 {
-    for (int i = 0; d->on && i < d->nblocks; i++)
-        if (d->block[i].fields == BLOCK_FIELDS) {
-            char *h = d->block[i].host;
-            USED(h);
-            PAR_PRAGMA(omp target update from(h[0:d->block[i].bytes]) device(d->device))
-        }
+    if (!d->on)
+        return;
+    d->rw.sweep = sweep;
+    struct remap_work *dr = &d->rw;
+    USED(dr);
+    PAR_PRAGMA(omp target update to(dr[0:1]) device(d->device))
 }
 
 void device_walls(struct device_copy *d, const struct walls *w)
@@ -217,14 +274,14 @@ void device_walls(struct device_copy *d, const struct walls *w)
 
 int device_built(void) { return 0; }
 
-void device_attach(struct device_copy *d, const struct mesh *m, const struct hydro_fields *f, double *arena,
-                   size_t narena, const struct hydro_params *hp, const struct walls *w)
+void device_attach(struct device_copy *d, const struct hydro *h)
 {
-    (void)m, (void)f, (void)arena, (void)narena, (void)hp, (void)w;
+    (void)h;
     memset(d, 0, sizeof *d);
 }
 
-void device_detach(struct device_copy *d, const struct hydro_params *hp) { (void)d, (void)hp; }
+void device_detach(struct device_copy *d) { (void)d; }
+void device_sweep(struct device_copy *d, int sweep) { (void)d, (void)sweep; }
 void device_fields_to(struct device_copy *d) { (void)d; }
 void device_fields_from(struct device_copy *d) { (void)d; }
 void device_walls(struct device_copy *d, const struct walls *w) { (void)d, (void)w; }

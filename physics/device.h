@@ -9,6 +9,9 @@
 #include <stddef.h>
 
 #include "hydro.h"
+#include "remap.h"
+
+struct hydro;
 
 enum { DEVICE_BLOCKS_MAX = 40 };
 
@@ -27,16 +30,20 @@ struct device_copy {
     struct mesh m;
     struct hydro_fields f;
     struct walls walls;
+    struct remap_work rw; /* with the remap */
+    const struct hydro_params *hp; /* the host's, copied as it is (no arrays) */
     struct device_block block[DEVICE_BLOCKS_MAX];
     int nblocks;
+    double bytes_to, bytes_from; /* the fields' copies over the run (kept by device_attach) */
 };
 
-/* Copies of m's connectivity, of f's arrays (the arena's block whole, arena[0 .. narena) doubles;
- * the materials' stay on the host), of hp and of w, and the structures that point to them,
- * when the build offloads and omp_get_num_devices() finds an accelerator. */
-void device_attach(struct device_copy *d, const struct mesh *m, const struct hydro_fields *f, double *arena,
-                   size_t narena, const struct hydro_params *hp, const struct walls *w);
-void device_detach(struct device_copy *d, const struct hydro_params *hp);
+/* Copies of h's mesh connectivity, fields (the arena whole; the materials' store stays on the
+ * host), parameters, walls and remap work arrays, and the structures that point to them, when
+ * the build offloads and omp_get_num_devices() finds an accelerator. */
+void device_attach(struct device_copy *d, const struct hydro *h);
+void device_detach(struct device_copy *d);
+/* The remap's sweep set on the host (h->rw.sweep) to the accelerator's copy. */
+void device_sweep(struct device_copy *d, int sweep);
 /* Every field's array (and the arena) to the accelerator, or back to the host. */
 void device_fields_to(struct device_copy *d);
 void device_fields_from(struct device_copy *d);

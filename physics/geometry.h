@@ -38,7 +38,9 @@ static inline double geom_length(const struct element *el, const double (*x)[3],
 void geom_centre(const struct element *el, const double (*x)[3], double c[3]);
 
 /* Outward normal of face f of the cell, with the face's area (length in 2D) as its norm. */
+DEVICE_BEGIN
 void geom_face_normal(const struct element *el, const double (*x)[3], int f, double n[3]);
+DEVICE_END
 
 /* The cross product c = a x b. */
 static inline void geom_cross(const double a[3], const double b[3], double c[3])

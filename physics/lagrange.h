@@ -36,7 +36,9 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
  * Every cell is done; returns 0, or -1 with err naming the first cell without a sound speed. */
 int lagrange_eos(const struct hydro_params *hp, struct hydro_fields *f, int32_t nc, struct hydro_error *err);
 /* The same for cell c alone: 0, or -1 with err set. */
+DEVICE_BEGIN
 int lagrange_eos_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, struct hydro_error *err);
+DEVICE_END
 
 /* Smallest cfl L / (c + max node |v|) over cells [0, nc); *cell gets the cell giving it. */
 double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f, const struct hydro_params *hp,

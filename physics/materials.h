@@ -39,7 +39,9 @@ void mat_init_cell(struct hydro_fields *f, int32_t c, int k);
 /* Each present material's density, pressure and sound speed from its mass and energy (relaxed
  * to one pressure first, with hydro_params' relax), and the cell's mean p, c and e. Returns 0,
  * or -1 when a material has no sound speed. */
+DEVICE_BEGIN
 int mat_eos_cell(const struct hydro_params *hp, struct hydro_fields *f, int32_t c);
+DEVICE_END
 /* The level-n copies of e_k and p_k, cells [0, nc). */
 void mat_save(int nmat, struct hydro_fields *f, int32_t nc);
 /* The Lagrange update of cell c's materials from density rho0 to rho1 (fractions frozen) with
@@ -52,7 +54,9 @@ DEVICE_END
 
 /* The remap's per-material values of cell c (MAT_NPHI columns each, into phi): f_k, y_k rho
  * (= m_k / V) and y_k rho e_k. */
+DEVICE_BEGIN
 void mat_remap_values(int nmat, const struct hydro_fields *f, int32_t c, double *phi);
+DEVICE_END
 /* Cell c after the remap's fluxes: dv, dm and de hold each material's partial volume, mass and
  * internal energy gained (negative: lost) through the faces, vol the cell's volume before. New
  * fractions, masses and energies; materials below the threshold leave (their mass added to
@@ -75,8 +79,12 @@ double mat_remap_cell(const struct hydro_params *hp, struct hydro_fields *f, int
 void mat_apply_change(struct hydro_fields *f, const struct mat_change *change);
 /* The remap's heating (dissipated kinetic energy dk per unit mass) of cell c's materials, when
  * every material stays admissible; the cell's mean energy is then mat_eos_cell's. */
+DEVICE_BEGIN
 void mat_heat(const struct hydro_params *hp, struct hydro_fields *f, int32_t c, double dk);
+DEVICE_END
 /* Whether every material of cell c has an admissible energy. */
+DEVICE_BEGIN
 int mat_admissible(const struct hydro_params *hp, const struct hydro_fields *f, int32_t c);
+DEVICE_END
 
 #endif

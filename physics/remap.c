@@ -117,7 +117,7 @@ void remap_targets(const struct mesh *m, const struct hydro_fields *f, struct re
 {
     w->sweep = sweep; /* the targets themselves are computed where used: 24 bytes per node less */
     int64_t moved = 0; /* an integer sum: the same in any order */
-    PAR_PRAGMA(omp parallel for schedule(static) reduction(+ : moved) if (m->nnodes >= PAR_MIN_ITEMS))
+    DEVICE_FOR_SUM(m->nnodes, m, moved)
     for (int32_t n = 0; n < m->nnodes; n++) {
         double t[3];
         target(f, w, (size_t)n, t);
@@ -176,17 +176,17 @@ static void remap_active_sparse(const struct mesh *m, struct remap_work *w, int3
 static void remap_active_dense(const struct mesh *m, struct remap_work *w, int32_t complete, int all)
 {
     const int dim = m->el->dim;
-    PAR_FOR(m->ncells)
+    DEVICE_FOR(m->ncells, m)
     for (int32_t c = 0; c < m->ncells; c++)
         w->cell_moves[c] = all || BY_ELEMENT(dim, any_node(m, c, w->moved, 4), any_node(m, c, w->moved, 8));
-    PAR_FOR(m->nnodes)
+    DEVICE_FOR(m->nnodes, m)
     for (int32_t n = 0; n < m->nnodes; n++) {
         unsigned char near = n >= complete;
         for (int32_t k = m->node_cell_off[n]; k < m->node_cell_off[n + 1]; k++)
             near |= w->cell_moves[mesh_nc_cell(m->node_cells[k])]; /* no early exit: fewer branches, no fewer loads */
         w->node_near[n] = near;
     }
-    PAR_FOR(m->ncells)
+    DEVICE_FOR(m->ncells, m)
     for (int32_t c = 0; c < m->ncells; c++)
         w->cell_near[c] = BY_ELEMENT(dim, any_node(m, c, w->node_near, 4), any_node(m, c, w->node_near, 8));
 }
@@ -197,13 +197,14 @@ int64_t remap_active(const struct mesh *m, struct remap_work *w, int all)
     const int32_t complete = all ? 0 : m->node_layer_start[m->nlayers];
     const int64_t moved = all ? 0 : w->nmoved;
     /* sparse below one node in 16 moving (or last-layer): either gives the same flags (the
-     * threshold chosen on one thread; the sparse path is serial, the passes are not) */
-    if (!all && 16 * (moved + (m->nnodes - complete)) < m->nnodes)
+     * threshold chosen on one thread; the sparse path is serial, the passes are not, and they
+     * alone run on an accelerator) */
+    if (!all && !device_has(m) && 16 * (moved + (m->nnodes - complete)) < m->nnodes)
         remap_active_sparse(m, w, complete);
     else
         remap_active_dense(m, w, complete, all);
     int64_t near = 0;
-    PAR_PRAGMA(omp parallel for schedule(static) reduction(+ : near) if (m->ncells_owned >= PAR_MIN_ITEMS))
+    DEVICE_FOR_SUM(m->ncells_owned, m, near)
     for (int32_t c = 0; c < m->ncells_owned; c++)
         near += w->cell_near[c];
     return near;
@@ -214,7 +215,7 @@ void remap_values(const struct mesh *m, const struct hydro_fields *f, struct rem
 {
     const int nv = m->el->nnodes;
     const double inv_nv = 1.0 / nv; /* exact (4 or 8): multiplying is dividing, only faster */
-    PAR_FOR(nc)
+    DEVICE_FOR(nc, m)
     for (int32_t i = 0; i < nc; i++) {
         const int32_t c = cells ? cells[i] : i;
         if (!w->cell_near[c])
@@ -270,7 +271,7 @@ static double face_swept(const struct mesh *m, const struct hydro_fields *f, con
         for (int d = 0; d < 3; d++)
             move = fabs(to[d] - from[d]) > move ? fabs(to[d] - from[d]) : move;
     }
-    double vol = geom_volume(element_of_dim(el->dim), (const double(*)[3])x), nrm[3];
+    double vol = geom_volume(el, (const double(*)[3])x), nrm[3]; /* a cell of the mesh's own kind */
     /* the face at x (nodes 0 and 3 of the swept quad, 0-3 of the swept hex), with
      * geom_face_normal's arithmetic, without gathering the whole cell */
     if (el->dim == 2) {
@@ -298,7 +299,7 @@ void remap_swept(const struct mesh *m, const struct hydro_fields *f, struct rema
     const int nf = m->el->nfaces;
     /* the faces of the near cells below nc (the others' faces sweep nothing and are not read),
      * each written from one cell alone: its first, or the other when the first is not one of them */
-    PAR_FOR(nc)
+    DEVICE_FOR(nc, m)
     for (int32_t c = 0; c < nc; c++)
         for (int s = 0; s < nf && w->cell_near[c]; s++) {
             int32_t face = m->cell_faces[(size_t)c * nf + s];
@@ -570,12 +571,14 @@ static void slopes_limit(const struct mesh *m, const struct hydro_fields *f, con
 }
 
 /* The cell's own columns, the ones whose slopes are kept in w->grad. */
+DEVICE_BEGIN
 static const int plain[REMAP_NPHI] = {0, 1, 2, 3, 4, 5};
+DEVICE_END
 
 void remap_slopes(const struct mesh *m, const struct hydro_fields *f, struct remap_work *w, enum limiter_kind lim,
                   int32_t nc)
 {
-    PAR_FOR(nc)
+    DEVICE_FOR(nc, m)
     for (int32_t c = 0; c < nc; c++) {
         double *g = w->grad + (size_t)c * REMAP_NPHI * 3;
         w->upwind[c] = w->cell_moves[c] && upwind_somewhere(m, w, c); /* only a moving cell's faces sweep */
@@ -706,17 +709,23 @@ static int upwind_values(const struct mesh *m, const struct hydro_fields *f, con
     return -1;
 }
 
-/* Cell c's fluxes and new mass, mean velocity and internal and kinetic energies; with materials
- * each one's share (a change of slot waits in *change, removed mass goes to removed[]). */
-static void remap_cell(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp,
-                       struct remap_work *w, int32_t c, struct xsum *removed, struct mat_change *change)
+/* What crossed cell c's faces, added to what it held: mass, momentum, internal and kinetic
+ * energies, and with materials each one's volume, mass and internal energy gained (negative:
+ * lost). */
+struct cell_sums {
+    double mass, mom[3], eint, ekin;
+    double dv[HYDRO_MAT_MAX], dm[HYDRO_MAT_MAX], de[HYDRO_MAT_MAX];
+};
+
+/* Cell c's fluxes into *t; returns whether anything crossed its faces. */
+static int cell_fluxes(const struct mesh *m, const struct hydro_fields *f, const struct remap_work *w, int32_t c,
+                       struct cell_sums *t)
 {
     const int nf = m->el->nfaces, nm = w->nmat > 1 ? w->nmat : 0;
     const double *rowc = row_of(w, c), *uc = rowc + P_U - 1;
-    double mass = f->mass[c], mom[3], eint = f->mass[c] * rowc[P_E - 1], ekin = f->mass[c] * rowc[P_K - 1];
-    double dv[HYDRO_MAT_MAX] = {0}, dm[HYDRO_MAT_MAX] = {0}, de[HYDRO_MAT_MAX] = {0};
+    *t = (struct cell_sums){.mass = f->mass[c], .eint = f->mass[c] * rowc[P_E - 1], .ekin = f->mass[c] * rowc[P_K - 1]};
     for (int d = 0; d < 3; d++)
-        mom[d] = f->mass[c] * uc[d];
+        t->mom[d] = f->mass[c] * uc[d];
     int flux = 0;
     for (int s = 0; s < nf; s++) {
         int32_t face = m->cell_faces[(size_t)c * nf + s];
@@ -731,40 +740,69 @@ static void remap_cell(const struct mesh *m, struct hydro_fields *f, const struc
         int alone = upwind_values(m, f, w, up, p, val);
         double sv = c == a ? vol : -vol, dmass = sv * val[P_RHO];
         if (alone >= 0) { /* a material alone around the upwind cell carries the cell's flux */
-            dv[alone] += sv;
-            dm[alone] += dmass;
-            de[alone] += dmass * val[P_E];
+            t->dv[alone] += sv;
+            t->dm[alone] += dmass;
+            t->de[alone] += dmass * val[P_E];
         } else if (nm) { /* the mass flux is the sum of the materials' */
             dmass = 0;
             for (int k = 0; k < nm; k++) {
                 const double *vk = val + REMAP_NPHI + MAT_NPHI * k;
-                dv[k] += sv * vk[0];
-                dm[k] += sv * vk[1];
-                de[k] += sv * vk[2];
+                t->dv[k] += sv * vk[0];
+                t->dm[k] += sv * vk[1];
+                t->de[k] += sv * vk[2];
                 dmass += sv * vk[1];
             }
         }
-        mass += dmass;
+        t->mass += dmass;
         for (int d = 0; d < 3; d++)
-            mom[d] += dmass * val[P_U + d];
-        eint += dmass * val[P_E];
-        ekin += dmass * val[P_K];
+            t->mom[d] += dmass * val[P_U + d];
+        t->eint += dmass * val[P_E];
+        t->ekin += dmass * val[P_K];
     }
-    change->cell = -1;
-    if (!flux) { /* nothing crossed its faces: the cell keeps its values (not m e / m, which rounds) */
-        memcpy(w->unew + 3 * (size_t)c, uc, 3 * sizeof *w->unew);
-        w->knew[c] = rowc[P_K - 1];
+    return flux;
+}
+
+/* Cell c's new mean velocity and kinetic energy per unit mass from *t and its new mass; through a
+ * cell that nothing crossed (t NULL), its values as they were (not m e / m, which rounds). */
+static void cell_velocity(struct remap_work *w, int32_t c, const struct cell_sums *t, double mass)
+{
+    const double *rowc = row_of(w, c);
+    for (int d = 0; d < 3; d++)
+        w->unew[3 * (size_t)c + d] = t ? t->mom[d] / mass : rowc[P_U - 1 + d];
+    w->knew[c] = t ? t->ekin / mass : rowc[P_K - 1];
+}
+
+/* Cell c's fluxes and new mass, mean velocity and internal and kinetic energies, one material
+ * (the kernel an accelerator runs: no material store). */
+static void remap_cell_pure(const struct mesh *m, struct hydro_fields *f, struct remap_work *w, int32_t c)
+{
+    struct cell_sums t;
+    if (!cell_fluxes(m, f, w, c, &t)) {
+        cell_velocity(w, c, NULL, 0);
         return;
     }
-    if (nm) /* each material's share; the cell's mass and energy are their sums */
-        mass = mat_remap_cell(hp, f, c, f->vol[c], dv, dm, de, &eint, removed, change);
+    f->mass[c] = t.mass;
+    f->e[c] = t.eint / t.mass;
+    cell_velocity(w, c, &t, t.mass);
+}
+
+/* The same with materials, each one's share (a change of slot waits in *change, removed mass goes
+ * to removed[]); the cell's mass and energy are their sums. */
+static void remap_cell_mixed(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp,
+                             struct remap_work *w, int32_t c, struct xsum *removed, struct mat_change *change)
+{
+    struct cell_sums t;
+    change->cell = -1;
+    if (!cell_fluxes(m, f, w, c, &t)) {
+        cell_velocity(w, c, NULL, 0);
+        return;
+    }
+    double mass = mat_remap_cell(hp, f, c, f->vol[c], t.dv, t.dm, t.de, &t.eint, removed, change);
     if (change->cell < 0) { /* else mat_apply_change writes them */
         f->mass[c] = mass;
-        f->e[c] = eint / mass;
+        f->e[c] = t.eint / mass;
     }
-    for (int d = 0; d < 3; d++)
-        w->unew[3 * (size_t)c + d] = mom[d] / mass;
-    w->knew[c] = ekin / mass;
+    cell_velocity(w, c, &t, mass);
 }
 
 static int change_cmp(const void *a, const void *b)
@@ -773,8 +811,9 @@ static int change_cmp(const void *a, const void *b)
     return (x->cell > y->cell) - (x->cell < y->cell);
 }
 
-void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, struct remap_work *w,
-                 int32_t nc)
+/* remap_cells with materials: on the host, whose threads collect the changes of composition */
+static void remap_cells_mixed(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp,
+                              struct remap_work *w, int32_t nc)
 {
     struct mat_change *all = NULL; /* the cells turning pure or mixed, from every thread */
     size_t nall = 0;
@@ -789,7 +828,7 @@ void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydr
         for (int32_t c = 0; c < nc; c++) {
             if (!w->cell_near[c])
                 continue;
-            remap_cell(m, f, hp, w, c, removed, &change);
+            remap_cell_mixed(m, f, hp, w, c, removed, &change);
             if (change.cell < 0)
                 continue;
             if (n == cap) {
@@ -817,12 +856,25 @@ void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydr
     free(all);
 }
 
+void remap_cells(const struct mesh *m, struct hydro_fields *f, const struct hydro_params *hp, struct remap_work *w,
+                 int32_t nc)
+{
+    if (w->nmat > 1) {
+        remap_cells_mixed(m, f, hp, w, nc);
+        return;
+    }
+    DEVICE_FOR(nc, m)
+    for (int32_t c = 0; c < nc; c++)
+        if (w->cell_near[c])
+            remap_cell_pure(m, f, w, c);
+}
+
 void remap_nodes(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w, const struct walls *walls,
                  const int32_t *nodes, int32_t nn)
 {
     const int nv = m->el->nnodes;
     const double inv_nv = 1.0 / nv; /* exact */
-    PAR_FOR(nn)
+    DEVICE_FOR(nn, m)
     for (int32_t i = 0; i < nn; i++) {
         const int32_t n = nodes ? nodes[i] : i;
         if (!w->node_near[n])
@@ -887,7 +939,7 @@ void remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rem
 {
     /* every cell is finished, even after a failure: mass and energy are already the remapped ones
      * (remap_cells), so the failure dump stays one state */
-    PAR_REGION(nc)
+    DEVICE_REGION(nc, m, err[0:2])
     {
         struct hydro_error mine[2] = {HYDRO_NO_ERROR, HYDRO_NO_ERROR}, e;
         PAR_LOOP
@@ -910,7 +962,7 @@ void remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rem
 
 void remap_move(const struct mesh *m, struct hydro_fields *f, const struct remap_work *w)
 {
-    PAR_FOR(m->nnodes)
+    DEVICE_FOR(m->nnodes, m)
     for (int32_t n = 0; n < m->nnodes; n++)
         target(f, w, (size_t)n, f->x + 3 * (size_t)n); /* in place: each coordinate reads itself or x_init */
 }

@@ -4,10 +4,12 @@
 # the host's (OMP_TARGET_OFFLOAD=MANDATORY: no silent fall-back to the host), and every case gives
 # the dump of the ordinary build bit for bit: an array the accelerator's copies lack is NULL
 # there (the run crashes), one not copied back leaves the host's stale (the dumps differ). Sod 3D
-# with the directional remap on 2 ranks, Sedov 2D with remap, the triple point with three
-# materials (their cells on the host), Noh 2D Lagrange-only (walls copied at every cycle), the
-# MicroHydro deck shuffling cells (copies made anew on each new mesh), a failing run naming the
-# same cell and check, and the listing's line.
+# with the directional remap on 2 ranks (the whole cycle on the accelerator), the same with
+# exchanges in flight over the remap's kernels (pattern minimal: the remap on the host) and on 2
+# threads, Sedov 2D with remap, the triple point with three materials (their cells and remap on
+# the host), Noh 2D Lagrange-only (walls copied at every cycle), the MicroHydro deck shuffling
+# cells (copies made anew on each new mesh), a failing run naming the same cell and check, and
+# the listing's line.
 . test/lib.sh
 OFFLOAD=${HYDRO_OFFLOAD_BUILD:-build-offload}
 case $OFFLOAD in /*) ;; *) OFFLOAD=$top/$OFFLOAD ;; esac
@@ -48,12 +50,22 @@ same() {
     [ $rc -eq 0 ] || diag "$out$(cat "$name.dev/err")"
 }
 
-echo "1..8"
+echo "1..11"
 same sod3d_split 2 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
     output.checkpoint_period=0
-grep -q 'Offload: the Lagrange phase.s kernels and the time step candidate on accelerator' sod3d_split.dev/log
-ok $? "the listing says which kernels ran on the accelerator"
+grep -q 'Offload: the kernels of the cycle on accelerator 0 .*on the host the synchronisations and nothing else' \
+    sod3d_split.dev/log
+ok $? "the listing says the whole cycle ran on the accelerator"
 [ $? -eq 0 ] || diag "$(grep -i offload sod3d_split.dev/log)"
+# exchanges left in flight over the remap's kernels (pattern minimal): the remap on the host
+same sod3d_overlap 2 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
+    parallel.sync_pattern=minimal output.checkpoint_period=0
+grep -q 'on the host the synchronisations and the remap (exchanges left in flight' sod3d_overlap.dev/log
+ok $? "... and with exchanges in flight, that the remap ran on the host"
+OMP_NUM_THREADS=2
+same sod3d_threads 1 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
+    output.checkpoint_period=0
+OMP_NUM_THREADS=1
 same sedov2d 1 "$top/inputs/sedov_2d.ini" physics.remap=euler mesh.nx=40 mesh.ny=40 run.max_cycles=30 \
     output.checkpoint_period=0
 same triple_point_3mat 2 "$top/inputs/triple_point_3mat.ini" run.max_cycles=30 output.checkpoint_period=0
