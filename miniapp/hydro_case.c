@@ -121,6 +121,25 @@ static void op_after_lagrange(void *ctx)
                                     run->mesh->ncells_owned);
 }
 
+/* The copies of the point's variables' arrays (the registry's, through the recorded groups). */
+struct point_copy {
+    struct device_copy *dev;
+    int back;
+};
+
+static void copy_array(void *ctx, const void *data, size_t bytes)
+{
+    struct point_copy *pc = ctx;
+    device_array(pc->dev, data, bytes, pc->back);
+}
+
+static void op_device_point(void *ctx, enum sync_point p, int back)
+{
+    struct scheme *s = ctx;
+    struct point_copy pc = {&s->h.dev, back};
+    sync_book_point_arrays(&s->book, p, back, copy_array, &pc); /* back: what it sends; over: what it wrote */
+}
+
 static const struct cycle_ops halo_ops = {
     .sync = op_sync,
     .sync_start = op_sync_start,
@@ -131,6 +150,7 @@ static const struct cycle_ops halo_ops = {
     .kernel_begin = op_kernel_begin,
     .kernel_end = op_kernel_end,
     .after_lagrange = op_after_lagrange,
+    .device_point = op_device_point,
 };
 
 /* ---- the case interface ---- */
@@ -221,8 +241,9 @@ static void *hydro_create(struct run *run)
     device_walls(&s->h.dev, &s->h.walls);
     if (s->h.dev.on)
         listing_printf(run->lst, "Internal", "Offload: the kernels of the cycle on accelerator %d (OpenMP target "
-                       "offload), every field copied there before each stretch of them and back after it; on the "
-                       "host the synchronisations and %s", s->h.dev.device,
+                       "offload), the fields copied there once a cycle and back at its end, and around each "
+                       "synchronisation what it sends and receives; on the host the synchronisations and %s",
+                       s->h.dev.device,
                        s->h.hp.nmat > 1  ? "the materials' save, cells and remap (the material store)"
                        : s->h.overlap && s->h.hp.remap ? "the remap (exchanges left in flight over its kernels)"
                                                        : "nothing else");
@@ -335,7 +356,7 @@ static void hydro_report_op(void *self, struct run *run)
     const double cycles = done > 0 ? (double)done : 1.0;
     if (s->h.dev.on)
         listing_printf(run->lst, "Internal", "Offload: this rank copied %.3f MB per cycle to accelerator %d and "
-                       "%.3f MB back (every field around each stretch of kernels there)",
+                       "%.3f MB back",
                        s->h.dev.bytes_to / cycles / 1e6, s->h.dev.device, s->h.dev.bytes_from / cycles / 1e6);
 }
 

@@ -1,6 +1,7 @@
 /* Recorded synchronisations of a case (see syncbook.h). */
 #include "syncbook.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "comm.h"
 #include "ghostcheck.h"
 #include "run.h"
+#include "sync.h"
 
 void sync_book_init(struct sync_book *b, int npoints, const char *const *names)
 {
@@ -31,6 +33,34 @@ struct sync_group *sync_book_group(struct sync_book *b, int point, struct run *r
     p->g[p->ngroups] = sync_group_create(run->comm, plan, &run->reg, ids, n,
                                          run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
     return p->g[p->ngroups++];
+}
+
+/* The first and last of the items a plan sends (sent) or receives: *lo > *hi when none. */
+static void plan_span(const struct sync_plan *plan, int sent, int32_t *lo, int32_t *hi)
+{
+    const int n = sent ? plan->nsend : plan->nrecv;
+    const int32_t *idx = sent ? plan->send_idx : plan->recv_idx, len = n ? (sent ? plan->send_off : plan->recv_off)[n] : 0;
+    *lo = INT32_MAX;
+    *hi = -1;
+    for (int32_t i = 0; i < len; i++) {
+        *lo = idx[i] < *lo ? idx[i] : *lo;
+        *hi = idx[i] > *hi ? idx[i] : *hi;
+    }
+}
+
+void sync_book_point_arrays(const struct sync_book *b, int point, int sent,
+                            void (*fn)(void *ctx, const void *data, size_t bytes), void *ctx)
+{
+    const struct book_point *p = &b->point[point];
+    for (int g = 0; g < p->ngroups; g++) {
+        int32_t lo, hi;
+        plan_span(p->g[g]->plan, sent, &lo, &hi);
+        for (int i = 0; i < p->g[g]->nplain && lo <= hi; i++) {
+            const struct var *v = &p->g[g]->reg->v[p->g[g]->vars[i]];
+            fn(ctx, v->data + (size_t)lo * (size_t)v->stride,
+               ((size_t)(hi - lo) * (size_t)v->stride + (size_t)v->ncomp) * sizeof *v->data);
+        }
+    }
 }
 
 void sync_book_together(struct sync_book *b, int point, int together) { b->point[point].together = together; }

@@ -38,9 +38,9 @@ static void arena_handover(struct hydro *h)
 
 static struct hydro_error *error_slot(struct hydro *h) { return h->failed ? &h->err2 : &h->err; }
 
-/* The structures the kernels get: on the accelerator (there: the offload build found one and the
- * kernels can run there) its copies, whose members hold the copies' addresses; the host's
- * otherwise. */
+/* The structures the kernels get: on the accelerator (there: the offload build found one, its
+ * copies hold the fields' latest values and the kernels can run there) its copies, whose members
+ * hold the copies' addresses; the host's otherwise. */
 struct kargs {
     int there;
     const struct mesh *m;
@@ -51,43 +51,61 @@ struct kargs {
 
 static struct kargs kargs_of(struct hydro *h, int can)
 {
-    const int there = can && h->dev.on;
+    const int there = can && h->dev.on && h->dev.current;
     struct device_copy *d = &h->dev;
     return (struct kargs){there, there ? &d->m : h->m, there ? &d->f : &h->f, there ? &d->walls : &h->walls,
                           there ? &d->rw : &h->rw};
 }
 
-/* A synchronisation point (or its start) where the kernels run on the accelerator: the fields
- * back on the host before it, over again after it (no exchange stays in flight there). */
-static void sync_there(struct hydro *h, const struct cycle_ops *ops, const struct kargs *k, enum sync_point p,
-                       int start)
+/* The fields' latest values over to the accelerator (every array: the host may have changed any
+ * between cycles), or back to the host for good: the host computes from there on. */
+static void fields_there(struct hydro *h)
+{
+    if (h->dev.on && !h->dev.current) {
+        device_fields_to(&h->dev);
+        h->dev.current = 1;
+    }
+}
+
+static void fields_here(struct hydro *h)
+{
+    if (h->dev.current) {
+        device_fields_from(&h->dev);
+        h->dev.current = 0;
+    }
+}
+
+/* A synchronisation point (or its start) while the kernels run on the accelerator: the arrays of
+ * the point's fields back on the host before it, over again after it (no exchange stays in flight
+ * there). */
+static void sync_there(const struct cycle_ops *ops, const struct kargs *k, enum sync_point p, int start)
 {
     if (k->there)
-        device_fields_from(&h->dev);
+        ops->device_point(ops->ctx, p, 1);
     if (start)
         ops->sync_start(ops->ctx, p);
     else
         ops->sync(ops->ctx, p);
     if (k->there)
-        device_fields_to(&h->dev);
+        ops->device_point(ops->ctx, p, 0);
 }
 
 /* Velocities, positions, volumes, densities, energies from level n to n + 1. With an
- * accelerator (the offload build) the kernels run there on the copies, which take the fields
- * from the host before them and give them back before the host reads them (the
- * synchronisations; the materials' save and cells stay on the host). */
+ * accelerator (the offload build) the kernels run there on the copies, which take every field
+ * after the first synchronisation and keep them until the cycle's end (hydro_cycle), the
+ * synchronisations' spans going back and forth (sync_there); with several materials the cells'
+ * update and what follows stay on the host (the material store). */
 static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double dt, double dt_half)
 {
     const struct mesh *m = h->m;
     struct hydro_fields *f = &h->f;
-    const struct kargs k = kargs_of(h, 1), kc = kargs_of(h, h->hp.nmat == 1); /* the material store: the host's */
     const int dim = m->el->dim;
     const int32_t *n = h->n;
     ops->phase(ops->ctx, PHASE_LAGRANGE, 1);
     KERNEL(ops, K_SAVE, lagrange_save(h->hp.nmat, f, n[K_SAVE]));
     ops->sync(ops->ctx, SP_SAVE);
-    if (k.there)
-        device_fields_to(&h->dev);
+    fields_there(h);
+    const struct kargs k = kargs_of(h, 1);
     KERNEL(ops, K_GEOMETRY, lagrange_geometry(k.m, k.f, n[K_GEOMETRY]));
     if (!h->hp.remap) { /* walls follow the boundary as it moves (with the remap it never does) */
         walls_free(&h->walls);
@@ -96,17 +114,16 @@ static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double 
     }
     KERNEL(ops, K_FORCES, lagrange_forces(k.m, k.f, n[K_FORCES]));
     KERNEL(ops, K_VELOCITY, lagrange_velocity(k.f, k.walls, n[K_VELOCITY], dim, dt_half));
-    sync_there(h, ops, &k, SP_VELOCITY, 0);
+    sync_there(ops, &k, SP_VELOCITY, 0);
     KERNEL(ops, K_POSITIONS, lagrange_positions(k.f, n[K_POSITIONS], dim, dt));
-    if (k.there && !kc.there)
-        device_fields_from(&h->dev);
-    sync_there(h, ops, &kc, SP_POSITION, 0);
+    if (h->hp.nmat > 1) /* the cells' update reads the material store: on the host */
+        fields_here(h);
+    const struct kargs kc = kargs_of(h, 1);
+    sync_there(ops, &kc, SP_POSITION, 0);
     int failed = 0;
     double *ratio = h->hp.dt_control == DT_MICROHYDRO ? &h->density_ratio : NULL;
     h->density_ratio = 0;
     KERNEL(ops, K_CELLS, failed = lagrange_cells(kc.m, kc.f, &h->hp, n[K_CELLS], dt, ratio, &h->err));
-    if (kc.there)
-        device_fields_from(&h->dev);
     if (failed)
         h->failed = 1;
     ops->phase(ops->ctx, PHASE_LAGRANGE, 0);
@@ -115,14 +132,14 @@ static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double 
 /* The outer items' list; without a list, [0, n - ninner): all of them, or none. */
 static const int32_t *outer_of(const struct item_split *s) { return s->item ? s->item + s->ninner : NULL; }
 
-/* The step's targets and the items it can change; from the accelerator, the flags back on the
- * host, where the kernels' accounting reads which nodes moved. */
+/* The step's targets and the items it can change; from the accelerator, which nodes moved back on
+ * the host, where the kernels' accounting reads them. */
 static void targets_and_active(struct hydro *h, const struct kargs *k, int sweep)
 {
     remap_targets(k->m, k->f, k->w, sweep);
     h->remap_near += remap_active(k->m, k->w, h->remap_all);
     if (k->there)
-        device_fields_from(&h->dev);
+        device_array(&h->dev, h->rw.moved, (size_t)h->m->nnodes * sizeof *h->rw.moved, 1);
 }
 
 /* One remap step to the targets of sweep (-1: the initial mesh). in_flight: the point started
@@ -132,17 +149,17 @@ static void targets_and_active(struct hydro *h, const struct kargs *k, int sweep
  * between the fields' copies (sync_there). */
 static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, int in_flight)
 {
-    const struct kargs k = kargs_of(h, h->hp.nmat == 1 && !h->overlap);
+    if (h->hp.nmat > 1 || h->overlap) /* the material store, or exchanges over kernels: on the host */
+        fields_here(h);
+    const struct kargs k = kargs_of(h, 1);
     const struct mesh *m = k.m;
     struct hydro_fields *f = k.f;
     struct remap_work *w = k.w;
     const int32_t *n = h->n;
     const struct item_split *vs = &h->values_split, *ns = &h->nodes_split, *fs = &h->finish_split;
     arena_handover(h);
-    if (k.there) {
+    if (k.there)
         device_sweep(&h->dev, sweep);
-        device_fields_to(&h->dev);
-    }
     /* reads positions: no point carries them here */
     KERNEL(ops, K_R_TARGETS, targets_and_active(h, &k, sweep));
     h->remap_owned += m->ncells_owned;
@@ -150,13 +167,13 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
     if (in_flight >= 0)
         ops->sync_finish(ops->ctx, (enum sync_point)in_flight);
     KERNEL_PART(ops, K_R_VALUES, PART_OUTER, remap_values(m, f, w, outer_of(vs), vs->n - vs->ninner));
-    sync_there(h, ops, &k, SP_REMAP_VALUES, 0);
+    sync_there(ops, &k, SP_REMAP_VALUES, 0);
     KERNEL(ops, K_R_SWEPT, remap_swept(m, f, w, n[K_R_SWEPT]));
     KERNEL(ops, K_R_SLOPES, remap_slopes(m, f, w, h->hp.limiter, n[K_R_SLOPES]));
     KERNEL(ops, K_R_MSLOPES, remap_material_slopes(m, f, w, h->hp.limiter, n[K_R_MSLOPES]));
-    sync_there(h, ops, &k, SP_REMAP_SLOPES, 0);
+    sync_there(ops, &k, SP_REMAP_SLOPES, 0);
     KERNEL(ops, K_R_CELLS, remap_cells(m, f, &h->hp, w, n[K_R_CELLS]));
-    sync_there(h, ops, &k, SP_REMAP_CELLS, 1);
+    sync_there(ops, &k, SP_REMAP_CELLS, 1);
     /* the inner nodes, then the cells all of whose nodes are inner, while it is in flight */
     struct hydro_error fe[2] = {HYDRO_NO_ERROR, HYDRO_NO_ERROR};
     KERNEL_PART(ops, K_R_NODES, PART_INNER, remap_nodes(m, f, w, k.walls, ns->item, ns->ninner));
@@ -164,7 +181,7 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
     ops->sync_finish(ops->ctx, SP_REMAP_CELLS);
     KERNEL_PART(ops, K_R_NODES, PART_OUTER,
                 remap_nodes(m, f, w, k.walls, outer_of(ns), ns->n - ns->ninner));
-    sync_there(h, ops, &k, SP_REMAP_NODES, 0); /* ghost nodes only: the inner cells did not need it */
+    sync_there(ops, &k, SP_REMAP_NODES, 0); /* ghost nodes only: the inner cells did not need it */
     KERNEL_PART(ops, K_R_FINISH, PART_OUTER,
                 remap_finish(m, f, w, &h->hp, outer_of(fs), fs->n - fs->ninner, fe));
     if (fe[0].cell != INT32_MAX || fe[1].cell != INT32_MAX) { /* a check of the remap before the EOS' */
@@ -172,13 +189,11 @@ static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, 
         h->failed = 1;
     }
     KERNEL(ops, K_R_MOVE, remap_move(m, f, w));
-    if (k.there)
-        device_fields_from(&h->dev);
     for (int i = 0; i < h->hp.nmat; i++) { /* what left the cells below the threshold, kept in h */
         xsum_merge(&h->removed[i], &h->rw.removed[i]);
         xsum_init(&h->rw.removed[i]);
     }
-    ops->sync(ops->ctx, SP_STEP_END);
+    sync_there(ops, &k, SP_STEP_END, 0);
 }
 
 void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, double dt, double dt_old, double out[3])
@@ -194,8 +209,10 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
         ops->phase(ops->ctx, PHASE_REMAP, 1);
         for (int i = 0; i < steps; i++) {
             remap_step(h, ops, h->split ? (first + i) % dim : -1, i > 0 ? SP_STEP_BETWEEN : -1);
-            if (i < steps - 1) /* finished by the next step, after its first inner work */
-                ops->sync_start(ops->ctx, SP_STEP_BETWEEN);
+            if (i < steps - 1) { /* finished by the next step, after its first inner work */
+                const struct kargs k = kargs_of(h, 1);
+                sync_there(ops, &k, SP_STEP_BETWEEN, 1);
+            }
         }
         ops->phase(ops->ctx, PHASE_REMAP, 0);
     }
@@ -205,15 +222,15 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
      * owners sent them when it was done at once; the two are the same bits (minimal recomputes
      * them from the same values in the same order; test/overlap.t compares the dumps) */
     const enum sync_point end = h->hp.remap ? SP_END_REMAP : SP_END_LAGRANGE;
+    const struct kargs k = kargs_of(h, 1); /* the candidate where the fields' latest values are */
+    if (k.there) /* they come back for good: the listing, the dumps and the next cycle read them */
+        device_fields_from(&h->dev);
     ops->sync_start(ops->ctx, end);
     h->cand = -1.0;
     arena_handover(h); /* nothing after the phases reads the arena */
-    if (!h->failed) {
-        const struct kargs k = kargs_of(h, 1);
-        if (k.there)
-            device_fields_to(&h->dev);
+    if (!h->failed)
         KERNEL(ops, K_DT, h->cand = lagrange_dt_candidate(k.m, k.f, &h->hp, h->n[K_DT], &h->cand_cell));
-    }
+    h->dev.current = 0; /* the host's from here on (the point's ghosts arrive there) */
     double v[3] = {h->cand, h->failed ? -1.0 : 0.0, -h->density_ratio};
     ops->reduce_start(ops->ctx, v);
     ops->sync_finish(ops->ctx, end);

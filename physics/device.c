@@ -244,6 +244,24 @@ static void fields_copy(struct device_copy *d, int back)
     }
 }
 
+void device_array(struct device_copy *d, const void *host, size_t bytes, int back)
+{
+    for (int i = 0; d->on && bytes && i < d->nblocks; i++) {
+        const char *lo = d->block[i].host, *p = host;
+        if (d->block[i].fields != BLOCK_FIELDS || p < lo || p + bytes > lo + d->block[i].bytes)
+            continue;
+        char *h = (char *)p;
+        USED(h);
+        if (back) {
+            PAR_PRAGMA(omp target update from(h[0:bytes]) device(d->device))
+        } else {
+            PAR_PRAGMA(omp target update to(h[0:bytes]) device(d->device))
+        }
+        *(back ? &d->bytes_from : &d->bytes_to) += (double)bytes;
+        return;
+    }
+}
+
 void device_fields_to(struct device_copy *d) { fields_copy(d, 0); }
 void device_fields_from(struct device_copy *d) { fields_copy(d, 1); }
 
@@ -271,6 +289,8 @@ void device_walls(struct device_copy *d, const struct walls *w)
 }
 
 #else /* no offload: the host's structures serve */
+
+void device_array(struct device_copy *d, const void *host, size_t bytes, int back) { (void)d, (void)host, (void)bytes, (void)back; }
 
 int device_built(void) { return 0; }
 

@@ -24,6 +24,7 @@ struct device_block {
 
 struct device_copy {
     int on;     /* the arrays are on the accelerator */
+    int current; /* its copies hold the fields' latest values (the host's may be older) */
     int device; /* its number */
     /* The host's structures with the copies' addresses in place of the arrays', themselves copied
      * to the accelerator; a member no kernel reads there is NULL (one that does fails at once). */
@@ -47,6 +48,9 @@ void device_sweep(struct device_copy *d, int sweep);
 /* Every field's array (and the arena) to the accelerator, or back to the host. */
 void device_fields_to(struct device_copy *d);
 void device_fields_from(struct device_copy *d);
+/* bytes of a field's array from host (a part of a copied block) to the accelerator, or back;
+ * nothing for an array that has no copy there (no kernel there reads it). */
+void device_array(struct device_copy *d, const void *host, size_t bytes, int back);
 /* 1 in the offload build. */
 int device_built(void);
 /* The walls anew (without the remap they follow the boundary at every cycle). */

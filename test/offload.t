@@ -3,13 +3,14 @@
 # DEVICE_REGION run on clang's x86_64 offload plugin, an accelerator whose memory is apart from
 # the host's (OMP_TARGET_OFFLOAD=MANDATORY: no silent fall-back to the host), and every case gives
 # the dump of the ordinary build bit for bit: an array the accelerator's copies lack is NULL
-# there (the run crashes), one not copied back leaves the host's stale (the dumps differ). Sod 3D
+# there (the run crashes), one not brought back to the host before a synchronisation sends it,
+# or not taken over after it wrote its ghosts, leaves one side stale (the dumps differ). Sod 3D
 # with the directional remap on 2 ranks (the whole cycle on the accelerator), the same with
 # exchanges in flight over the remap's kernels (pattern minimal: the remap on the host) and on 2
-# threads, Sedov 2D with remap, the triple point with three materials (their cells and remap on
-# the host), Noh 2D Lagrange-only (walls copied at every cycle), the MicroHydro deck shuffling
-# cells (copies made anew on each new mesh), a failing run naming the same cell and check, and
-# the listing's line.
+# threads, Sedov 2D with remap on 3 ranks, the triple point with three materials (their cells
+# and remap on the host), Noh 2D Lagrange-only (walls copied at every cycle), the MicroHydro deck
+# shuffling cells (copies made anew on each new mesh), a failing run naming the same cell and
+# check, and the listing's lines.
 . test/lib.sh
 OFFLOAD=${HYDRO_OFFLOAD_BUILD:-build-offload}
 case $OFFLOAD in /*) ;; *) OFFLOAD=$top/$OFFLOAD ;; esac
@@ -66,7 +67,7 @@ OMP_NUM_THREADS=2
 same sod3d_threads 1 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
     output.checkpoint_period=0
 OMP_NUM_THREADS=1
-same sedov2d 1 "$top/inputs/sedov_2d.ini" physics.remap=euler mesh.nx=40 mesh.ny=40 run.max_cycles=30 \
+same sedov2d 3 "$top/inputs/sedov_2d.ini" physics.remap=euler mesh.nx=40 mesh.ny=40 run.max_cycles=30 \
     output.checkpoint_period=0
 same triple_point_3mat 2 "$top/inputs/triple_point_3mat.ini" run.max_cycles=30 output.checkpoint_period=0
 same noh2d_lagrange 2 "$top/inputs/noh_2d.ini" physics.remap=none mesh.nx=40 mesh.ny=40 run.max_cycles=30 \
