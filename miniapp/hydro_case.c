@@ -116,9 +116,18 @@ static void op_after_lagrange(void *ctx)
     struct scheme *s = ctx;
     struct run *run = s->run;
     const struct cost_params *cp = run->lb ? lb_cost(run->lb) : NULL;
-    if (cp && cp->kind != COST_UNIFORM && cp->units > 0)
-        s->burnt += cost_burn_cells(cp, &s->h.hp.eos[0], run->mesh, s->h.f.x, s->h.f.q, s->h.f.rho, s->h.f.e, run->time,
-                                    run->mesh->ncells_owned);
+    if (!cp || cp->kind == COST_UNIFORM || cp->units <= 0)
+        return;
+    const struct hydro_fields *f = &s->h.f;
+    if (s->h.dev.current) { /* it reads these on the host: their latest values back from the accelerator */
+        const size_t nc = (size_t)run->mesh->ncells * sizeof(double);
+        device_array(&s->h.dev, f->x, 3 * (size_t)run->mesh->nnodes * sizeof(double), 1);
+        device_array(&s->h.dev, f->q, nc, 1);
+        device_array(&s->h.dev, f->rho, nc, 1);
+        device_array(&s->h.dev, f->e, nc, 1);
+    }
+    s->burnt += cost_burn_cells(cp, &s->h.hp.eos[0], run->mesh, f->x, f->q, f->rho, f->e, run->time,
+                                run->mesh->ncells_owned);
 }
 
 /* The copies of the point's variables' arrays (the registry's, through the recorded groups). */

@@ -35,17 +35,21 @@ struct sync_group *sync_book_group(struct sync_book *b, int point, struct run *r
     return p->g[p->ngroups++];
 }
 
-/* The first and last of the items a plan sends (sent) or receives: *lo > *hi when none. */
-static void plan_span(const struct sync_plan *plan, int sent, int32_t *lo, int32_t *hi)
+/* The first and last of the items group g sends (sent) or receives, in the layers it refreshes
+ * (the first items of each neighbour's list): *lo > *hi when none. */
+static void group_span(const struct sync_group *g, int sent, int32_t *lo, int32_t *hi)
 {
+    const struct sync_plan *plan = g->plan;
     const int n = sent ? plan->nsend : plan->nrecv;
-    const int32_t *idx = sent ? plan->send_idx : plan->recv_idx, len = n ? (sent ? plan->send_off : plan->recv_off)[n] : 0;
+    const int32_t *idx = sent ? plan->send_idx : plan->recv_idx, *off = sent ? plan->send_off : plan->recv_off;
+    const int32_t *upto = sent ? plan->send_upto : plan->recv_upto;
     *lo = INT32_MAX;
     *hi = -1;
-    for (int32_t i = 0; i < len; i++) {
-        *lo = idx[i] < *lo ? idx[i] : *lo;
-        *hi = idx[i] > *hi ? idx[i] : *hi;
-    }
+    for (int i = 0; i < n; i++)
+        for (int32_t k = off[i]; k < off[i] + upto[(size_t)i * SYNC_DEPTHS + g->depth]; k++) {
+            *lo = idx[k] < *lo ? idx[k] : *lo;
+            *hi = idx[k] > *hi ? idx[k] : *hi;
+        }
 }
 
 void sync_book_point_arrays(const struct sync_book *b, int point, int sent,
@@ -54,7 +58,7 @@ void sync_book_point_arrays(const struct sync_book *b, int point, int sent,
     const struct book_point *p = &b->point[point];
     for (int g = 0; g < p->ngroups; g++) {
         int32_t lo, hi;
-        plan_span(p->g[g]->plan, sent, &lo, &hi);
+        group_span(p->g[g], sent, &lo, &hi);
         for (int i = 0; i < p->g[g]->nplain && lo <= hi; i++) {
             const struct var *v = &p->g[g]->reg->v[p->g[g]->vars[i]];
             fn(ctx, v->data + (size_t)lo * (size_t)v->stride,

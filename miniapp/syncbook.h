@@ -53,7 +53,7 @@ void sync_book_start(struct sync_book *b, struct run *run, int point);
 void sync_book_finish(struct sync_book *b, struct run *run, int point);
 /* fn(ctx, data, bytes) for every variable point carries but the material ones: the span of its
  * array (a view's too) from the first to the last item the point sends (sent) or receives (the
- * ghosts it writes); nothing where the point has no neighbour. */
+ * ghosts it writes, in the layers each group refreshes); nothing where it has no neighbour. */
 void sync_book_point_arrays(const struct sync_book *b, int point, int sent,
                             void (*fn)(void *ctx, const void *data, size_t bytes), void *ctx);
 /* Drops the groups (before the mesh changes), keeping their statistics; record anew after. */

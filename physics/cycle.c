@@ -38,9 +38,9 @@ static void arena_handover(struct hydro *h)
 
 static struct hydro_error *error_slot(struct hydro *h) { return h->failed ? &h->err2 : &h->err; }
 
-/* The structures the kernels get: on the accelerator (there: the offload build found one, its
- * copies hold the fields' latest values and the kernels can run there) its copies, whose members
- * hold the copies' addresses; the host's otherwise. */
+/* The structures the kernels get: on the accelerator (there: the offload build found one and its
+ * copies hold the fields' latest values) its copies, whose members hold the copies' addresses;
+ * the host's otherwise. */
 struct kargs {
     int there;
     const struct mesh *m;
@@ -49,9 +49,9 @@ struct kargs {
     struct remap_work *w;
 };
 
-static struct kargs kargs_of(struct hydro *h, int can)
+static struct kargs kargs_of(struct hydro *h)
 {
-    const int there = can && h->dev.on && h->dev.current;
+    const int there = h->dev.on && h->dev.current;
     struct device_copy *d = &h->dev;
     return (struct kargs){there, there ? &d->m : h->m, there ? &d->f : &h->f, there ? &d->walls : &h->walls,
                           there ? &d->rw : &h->rw};
@@ -105,7 +105,7 @@ static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double 
     KERNEL(ops, K_SAVE, lagrange_save(h->hp.nmat, f, n[K_SAVE]));
     ops->sync(ops->ctx, SP_SAVE);
     fields_there(h);
-    const struct kargs k = kargs_of(h, 1);
+    const struct kargs k = kargs_of(h);
     KERNEL(ops, K_GEOMETRY, lagrange_geometry(k.m, k.f, n[K_GEOMETRY]));
     if (!h->hp.remap) { /* walls follow the boundary as it moves (with the remap it never does) */
         walls_free(&h->walls);
@@ -118,7 +118,7 @@ static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double 
     KERNEL(ops, K_POSITIONS, lagrange_positions(k.f, n[K_POSITIONS], dim, dt));
     if (h->hp.nmat > 1) /* the cells' update reads the material store: on the host */
         fields_here(h);
-    const struct kargs kc = kargs_of(h, 1);
+    const struct kargs kc = kargs_of(h);
     sync_there(ops, &kc, SP_POSITION, 0);
     int failed = 0;
     double *ratio = h->hp.dt_control == DT_MICROHYDRO ? &h->density_ratio : NULL;
@@ -149,14 +149,16 @@ static void targets_and_active(struct hydro *h, const struct kargs *k, int sweep
  * between the fields' copies (sync_there). */
 static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, int in_flight)
 {
-    if (h->hp.nmat > 1 || h->overlap) /* the material store, or exchanges over kernels: on the host */
+    const struct item_split *vs = &h->values_split, *ns = &h->nodes_split, *fs = &h->finish_split;
+    /* on the host: the material store, or exchanges in flight over kernels (and their item lists,
+     * which have no copies) */
+    if (h->hp.nmat > 1 || h->overlap || vs->item || ns->item || fs->item)
         fields_here(h);
-    const struct kargs k = kargs_of(h, 1);
+    const struct kargs k = kargs_of(h);
     const struct mesh *m = k.m;
     struct hydro_fields *f = k.f;
     struct remap_work *w = k.w;
     const int32_t *n = h->n;
-    const struct item_split *vs = &h->values_split, *ns = &h->nodes_split, *fs = &h->finish_split;
     arena_handover(h);
     if (k.there)
         device_sweep(&h->dev, sweep);
@@ -210,7 +212,7 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
         for (int i = 0; i < steps; i++) {
             remap_step(h, ops, h->split ? (first + i) % dim : -1, i > 0 ? SP_STEP_BETWEEN : -1);
             if (i < steps - 1) { /* finished by the next step, after its first inner work */
-                const struct kargs k = kargs_of(h, 1);
+                const struct kargs k = kargs_of(h);
                 sync_there(ops, &k, SP_STEP_BETWEEN, 1);
             }
         }
@@ -222,7 +224,7 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
      * owners sent them when it was done at once; the two are the same bits (minimal recomputes
      * them from the same values in the same order; test/overlap.t compares the dumps) */
     const enum sync_point end = h->hp.remap ? SP_END_REMAP : SP_END_LAGRANGE;
-    const struct kargs k = kargs_of(h, 1); /* the candidate where the fields' latest values are */
+    const struct kargs k = kargs_of(h); /* the candidate where the fields' latest values are */
     if (k.there) /* they come back for good: the listing, the dumps and the next cycle read them */
         device_fields_from(&h->dev);
     ops->sync_start(ops->ctx, end);

@@ -10,12 +10,12 @@
 
 int device_built(void) { return 1; }
 
-/* What an array holds per item of its mesh: cells, nodes, nodes + 1 (offsets), corners (cells x
- * nodes per cell), cell faces, faces, node-cell pairs. */
 /* GCC 12 warns of variables used only in the clauses of a standalone directive (enter data, exit
  * data, update): USED marks them. */
 #define USED(x) (void)(x)
 
+/* What an array holds per item of its mesh: cells, nodes, nodes + 1 (offsets), corners (cells x
+ * nodes per cell), cell faces, faces, node-cell pairs. */
 enum per { PER_CELL, PER_NODE, PER_NODE_1, PER_CORNER, PER_CELL_FACE, PER_FACE, PER_NODE_CELL };
 
 /* A pointer member of a structure: its array holds width elements of size bytes per item. */
@@ -69,6 +69,13 @@ static const struct member mesh_members[] = {
     {offsetof(struct mesh, face_cells), PER_FACE, 2, sizeof(int32_t)},
 };
 
+/* The blocks at most: the arena, each field's, each remap array's and phi, the element, each mesh
+ * array's and the walls' three (some share one: the positions are the mesh's coordinates). */
+_Static_assert(1 + sizeof field_members / sizeof *field_members + sizeof work_members / sizeof *work_members + 1 +
+                       1 + sizeof mesh_members / sizeof *mesh_members + 3 <=
+                   DEVICE_BLOCKS_MAX,
+               "device_copy holds too few blocks");
+
 static size_t items(const struct mesh *m, enum per per)
 {
     switch (per) {
@@ -91,9 +98,9 @@ static size_t items(const struct mesh *m, enum per per)
 }
 
 /* The copy of host array p (bytes long): inside a block copied already (the positions are the
- * mesh's coordinates, the corner vectors lie in the arena), or a new block of kind `fields`
- * (device_block). NULL for no array. */
-static void *copy_of(struct device_copy *d, void *p, size_t bytes, int fields)
+ * mesh's coordinates, the corner vectors lie in the arena), or a new block of that kind. NULL for
+ * no array. */
+static void *copy_of(struct device_copy *d, void *p, size_t bytes, enum device_kind kind)
 {
     if (!p || !bytes)
         return NULL;
@@ -110,19 +117,19 @@ static void *copy_of(struct device_copy *d, void *p, size_t bytes, int fields)
     PAR_PRAGMA(omp target enter data map(to : h[0:bytes]) device(d->device))
     PAR_PRAGMA(omp target data use_device_ptr(h) device(d->device))
     dev = h;
-    d->block[d->nblocks++] = (struct device_block){p, dev, bytes, fields};
+    d->block[d->nblocks++] = (struct device_block){p, dev, bytes, kind};
     return dev;
 }
 
 /* In the accelerator's structure `shadow`, each member of mem[n] of the host's `host` becomes its
  * array's copy. */
 static void copy_members(struct device_copy *d, void *shadow, const void *host, const struct mesh *m,
-                         const struct member *mem, int n, int fields)
+                         const struct member *mem, int n, enum device_kind kind)
 {
     for (int i = 0; i < n; i++) {
         void *p, *dev;
         memcpy(&p, (const char *)host + mem[i].off, sizeof p);
-        dev = copy_of(d, p, items(m, mem[i].per) * (size_t)mem[i].width * mem[i].size, fields);
+        dev = copy_of(d, p, items(m, mem[i].per) * (size_t)mem[i].width * mem[i].size, kind);
         memcpy((char *)shadow + mem[i].off, &dev, sizeof dev);
     }
 }
@@ -135,7 +142,6 @@ static void drop_block(struct device_copy *d, int i)
     d->block[i] = d->block[--d->nblocks];
 }
 
-enum { BLOCK_MESH = 0, BLOCK_FIELDS = 1, BLOCK_WALLS = 2 };
 
 static void walls_copy(struct device_copy *d, const struct walls *w)
 {
@@ -177,8 +183,8 @@ static void work_copy(struct device_copy *d, const struct remap_work *w, const s
     d->rw.nphi = w->nphi;
     d->rw.sweep = w->sweep;
     d->rw.nmoved = w->nmoved;
-    copy_members(d, &d->rw, w, m, work_members, (int)(sizeof work_members / sizeof *work_members), BLOCK_FIELDS);
-    d->rw.phi = copy_of(d, w->phi, items(m, PER_CELL) * (size_t)(w->nphi - 1) * sizeof *w->phi, BLOCK_FIELDS);
+    copy_members(d, &d->rw, w, m, work_members, (int)(sizeof work_members / sizeof *work_members), BLOCK_SCRATCH);
+    d->rw.phi = copy_of(d, w->phi, items(m, PER_CELL) * (size_t)(w->nphi - 1) * sizeof *w->phi, BLOCK_SCRATCH);
 }
 
 void device_attach(struct device_copy *d, const struct hydro *h)
@@ -190,10 +196,11 @@ void device_attach(struct device_copy *d, const struct hydro *h)
     if (omp_get_num_devices() < 1)
         return;
     d->on = 1;
-    d->device = omp_get_default_device();
+    d->device = h->m->rank % omp_get_num_devices(); /* ranks spread over a node's devices */
+    omp_set_default_device(d->device); /* the kernels' (DEVICE_PRESENT) */
     d->hp = &h->hp;
     /* the fields first, so that the positions' block (the mesh's coordinates) is a field's */
-    copy_of(d, h->arena, h->narena * sizeof *h->arena, BLOCK_FIELDS);
+    copy_of(d, h->arena, h->narena * sizeof *h->arena, BLOCK_SCRATCH);
     memset(&d->f, 0, sizeof d->f); /* every member an array: those not copied stay NULL (the materials' store) */
     copy_members(d, &d->f, &h->f, h->m, field_members, (int)(sizeof field_members / sizeof *field_members),
                  BLOCK_FIELDS);
@@ -233,7 +240,7 @@ static void fields_copy(struct device_copy *d, int back)
         char *h = d->block[i].host;
         const size_t n = d->block[i].bytes;
         USED(h), USED(n);
-        if (d->block[i].fields != BLOCK_FIELDS)
+        if (d->block[i].kind != BLOCK_FIELDS)
             continue;
         if (back) {
             PAR_PRAGMA(omp target update from(h[0:n]) device(d->device))
@@ -248,7 +255,8 @@ void device_array(struct device_copy *d, const void *host, size_t bytes, int bac
 {
     for (int i = 0; d->on && bytes && i < d->nblocks; i++) {
         const char *lo = d->block[i].host, *p = host;
-        if (d->block[i].fields != BLOCK_FIELDS || p < lo || p + bytes > lo + d->block[i].bytes)
+        const int moves = d->block[i].kind == BLOCK_FIELDS || d->block[i].kind == BLOCK_SCRATCH;
+        if (!moves || p < lo || p + bytes > lo + d->block[i].bytes)
             continue;
         char *h = (char *)p;
         USED(h);
@@ -280,7 +288,7 @@ void device_walls(struct device_copy *d, const struct walls *w)
     if (!d->on)
         return;
     for (int i = d->nblocks - 1; i >= 0; i--)
-        if (d->block[i].fields == BLOCK_WALLS)
+        if (d->block[i].kind == BLOCK_WALLS)
             drop_block(d, i);
     walls_copy(d, w);
     struct walls *dw = &d->walls;

@@ -15,17 +15,22 @@ struct hydro;
 
 enum { DEVICE_BLOCKS_MAX = 40 };
 
+/* What a block holds: the mesh's connectivity (copied once), a field (over and back once a cycle:
+ * device_fields_to and _from), scratch that neither side reads across the cycles' ends (the
+ * arena, the remap's flags: only the synchronisations' spans move, device_array), the walls. */
+enum device_kind { BLOCK_MESH, BLOCK_FIELDS, BLOCK_SCRATCH, BLOCK_WALLS };
+
 /* One host array with its copy. */
 struct device_block {
     void *host, *dev;
     size_t bytes;
-    int fields; /* 1: a field's (refreshed by device_fields_to and _from); 0: the mesh's or the walls' */
+    enum device_kind kind;
 };
 
 struct device_copy {
     int on;     /* the arrays are on the accelerator */
     int current; /* its copies hold the fields' latest values (the host's may be older) */
-    int device; /* its number */
+    int device; /* its number: the rank's number modulo the node's devices */
     /* The host's structures with the copies' addresses in place of the arrays', themselves copied
      * to the accelerator; a member no kernel reads there is NULL (one that does fails at once). */
     struct mesh m;

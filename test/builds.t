@@ -42,7 +42,7 @@ if command -v x86_64-linux-gnu-accel-nvptx-none-gcc-12 > /dev/null 2>&1; then
     if [ -z "$gpu" ]; then # every kernel on the host, and the listing says why
         grep -q 'Offload build: no accelerator found' "$tmp/c/run.out"
     else
-        grep -q 'Offload: the Lagrange phase' "$tmp/c/run.out"
+        grep -q 'Offload: the kernels of the cycle' "$tmp/c/run.out"
     fi && [ -n "$dc" ] && sh "$top/test/h5same.sh" --any-version "$db" "$dc"
     ok $? "it runs the short deck (${gpu:-no GPU here: on the host}), its dump the static build's bit for bit"
 else

@@ -6,11 +6,12 @@
 # there (the run crashes), one not brought back to the host before a synchronisation sends it,
 # or not taken over after it wrote its ghosts, leaves one side stale (the dumps differ). Sod 3D
 # with the directional remap on 2 ranks (the whole cycle on the accelerator), the same with
-# exchanges in flight over the remap's kernels (pattern minimal: the remap on the host) and on 2
-# threads, Sedov 2D with remap on 3 ranks, the triple point with three materials (their cells
-# and remap on the host), Noh 2D Lagrange-only (walls copied at every cycle), the MicroHydro deck
-# shuffling cells (copies made anew on each new mesh), a failing run naming the same cell and
-# check, and the listing's lines.
+# exchanges in flight over the remap's kernels (pattern minimal: the remap on the host), with
+# pattern minimal without them on 3 ranks (groups refreshing some layers only) and on 2 threads,
+# Sedov 2D with remap on 3 ranks, the triple point with three materials (their cells and remap on
+# the host), Noh 2D Lagrange-only (walls copied at every cycle), the MicroHydro deck shuffling
+# cells (copies made anew on each new mesh), a failing run naming the same cell and check, and
+# the listing's lines.
 . test/lib.sh
 OFFLOAD=${HYDRO_OFFLOAD_BUILD:-build-offload}
 case $OFFLOAD in /*) ;; *) OFFLOAD=$top/$OFFLOAD ;; esac
@@ -51,7 +52,7 @@ same() {
     [ $rc -eq 0 ] || diag "$out$(cat "$name.dev/err")"
 }
 
-echo "1..11"
+echo "1..12"
 same sod3d_split 2 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
     output.checkpoint_period=0
 grep -q 'Offload: the kernels of the cycle on accelerator 0 .*on the host the synchronisations and nothing else' \
@@ -63,6 +64,9 @@ same sod3d_overlap 2 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz
     parallel.sync_pattern=minimal output.checkpoint_period=0
 grep -q 'on the host the synchronisations and the remap (exchanges left in flight' sod3d_overlap.dev/log
 ok $? "... and with exchanges in flight, that the remap ran on the host"
+# pattern minimal without the overlap: groups that refresh some ghost layers only, on the device
+same sod3d_minimal 3 "$top/inputs/bench/mahyco.ini" mesh.nx=60 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
+    parallel.sync_pattern=minimal parallel.overlap=false output.checkpoint_period=0
 OMP_NUM_THREADS=2
 same sod3d_threads 1 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
     output.checkpoint_period=0
