@@ -142,7 +142,6 @@ static void drop_block(struct device_copy *d, int i)
     d->block[i] = d->block[--d->nblocks];
 }
 
-
 static void walls_copy(struct device_copy *d, const struct walls *w)
 {
     const size_t nn = (size_t)w->nnodes;
