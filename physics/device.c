@@ -186,6 +186,22 @@ static void work_copy(struct device_copy *d, const struct remap_work *w, const s
     d->rw.phi = copy_of(d, w->phi, items(m, PER_CELL) * (size_t)(w->nphi - 1) * sizeof *w->phi, BLOCK_SCRATCH);
 }
 
+/* The structures the kernels get, with the parameters, onto the accelerator (enter) or off it. */
+static void shadows(struct device_copy *d, int enter)
+{
+    struct mesh *dm = &d->m;
+    struct hydro_fields *df = &d->f;
+    struct walls *dw = &d->walls;
+    struct remap_work *dr = &d->rw;
+    const struct hydro_params *hp = d->hp;
+    USED(dm), USED(df), USED(dw), USED(dr), USED(hp);
+    if (enter) {
+        PAR_PRAGMA(omp target enter data map(to : dm[0:1], df[0:1], dw[0:1], dr[0:1], hp[0:1]) device(d->device))
+    } else {
+        PAR_PRAGMA(omp target exit data map(delete : dm[0:1], df[0:1], dw[0:1], dr[0:1], hp[0:1]) device(d->device))
+    }
+}
+
 void device_attach(struct device_copy *d, const struct hydro *h)
 {
     const double to = d->bytes_to, from = d->bytes_from; /* over the run, whatever its meshes */
@@ -207,26 +223,14 @@ void device_attach(struct device_copy *d, const struct hydro *h)
         work_copy(d, &h->rw, h->m);
     mesh_copy(d, h->m);
     walls_copy(d, &h->walls);
-    struct mesh *dm = &d->m;
-    struct hydro_fields *df = &d->f;
-    struct walls *dw = &d->walls;
-    struct remap_work *dr = &d->rw;
-    const struct hydro_params *hp = d->hp;
-    USED(dm), USED(df), USED(dw), USED(dr), USED(hp);
-    PAR_PRAGMA(omp target enter data map(to : dm[0:1], df[0:1], dw[0:1], dr[0:1], hp[0:1]) device(d->device))
+    shadows(d, 1);
 }
 
 void device_detach(struct device_copy *d)
 {
     if (!d->on)
         return;
-    struct mesh *dm = &d->m;
-    struct hydro_fields *df = &d->f;
-    struct walls *dw = &d->walls;
-    struct remap_work *dr = &d->rw;
-    const struct hydro_params *hp = d->hp;
-    USED(dm), USED(df), USED(dw), USED(dr), USED(hp);
-    PAR_PRAGMA(omp target exit data map(delete : dm[0:1], df[0:1], dw[0:1], dr[0:1], hp[0:1]) device(d->device))
+    shadows(d, 0);
     while (d->nblocks > 0)
         drop_block(d, d->nblocks - 1);
     d->on = 0;
