@@ -24,26 +24,28 @@
 
 /* A loop over n items split in equal contiguous chunks, one per thread (n is the loop's bound). */
 #define PAR_FOR(n) PAR_PRAGMA(omp parallel for schedule(static) if ((n) >= PAR_MIN_ITEMS))
-/* A kernel's loop over n items, one summing integers into sum, and a kernel's parallel region
- * (PAR_REGION's, its results in the variables named after s, which it shares and which come back
- * from the accelerator): in the offload build (make offload, -DHYDRO_OFFLOAD) on the accelerator
- * where the structure s points to is there (a copy holding the addresses of the arrays' copies,
- * physics/device.h: the kernel then reads and writes those), on the host otherwise; the ordinary
- * threaded loops in other builds. Functions a kernel calls from other files are declared between
- * DEVICE_BEGIN and DEVICE_END. */
+/* A kernel's loop over n items, one summing integers into sum, and one with a reduction clause
+ * whose results are in the variables named after it (those and the records a failing item
+ * merges into under PAR_CRITICAL, which come back from the accelerator): in the offload build
+ * (make offload, -DHYDRO_OFFLOAD) on the accelerator where the structure s points to is there (a
+ * copy holding the addresses of the arrays' copies, physics/device.h: the kernel then reads and
+ * writes those), on the host otherwise; the ordinary threaded loops in other builds. Functions a
+ * kernel calls from other files are declared between DEVICE_BEGIN and DEVICE_END. */
 #ifdef HYDRO_OFFLOAD
 #define DEVICE_PRESENT(s) if (target : omp_target_is_present((s), omp_get_default_device()))
 #define DEVICE_FOR(n, s) PAR_PRAGMA(omp target teams distribute parallel for DEVICE_PRESENT(s))
 #define DEVICE_FOR_SUM(n, s, sum) \
     PAR_PRAGMA(omp target teams distribute parallel for reduction(+ : sum) map(tofrom : sum) DEVICE_PRESENT(s))
-#define DEVICE_REGION(n, s, ...) PAR_PRAGMA(omp target parallel DEVICE_PRESENT(s) map(tofrom : __VA_ARGS__))
+#define DEVICE_FOR_REDUCE(n, s, reduce, ...) \
+    PAR_PRAGMA(omp target teams distribute parallel for reduce map(tofrom : __VA_ARGS__) DEVICE_PRESENT(s))
 #define DEVICE_BEGIN PAR_PRAGMA(omp declare target)
 #define DEVICE_END PAR_PRAGMA(omp end declare target)
 #else
 #define DEVICE_FOR(n, s) PAR_FOR(n)
 #define DEVICE_FOR_SUM(n, s, sum) \
     PAR_PRAGMA(omp parallel for schedule(static) reduction(+ : sum) if ((n) >= PAR_MIN_ITEMS))
-#define DEVICE_REGION(n, s, ...) PAR_REGION(n)
+#define DEVICE_FOR_REDUCE(n, s, reduce, ...) \
+    PAR_PRAGMA(omp parallel for schedule(static) reduce if ((n) >= PAR_MIN_ITEMS))
 #define DEVICE_BEGIN
 #define DEVICE_END
 #endif

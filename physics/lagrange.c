@@ -183,25 +183,16 @@ int lagrange_cells(const struct mesh *m, struct hydro_fields *f, const struct hy
 {
     struct hydro_error first = HYDRO_NO_ERROR; /* every cell is done, the smallest failing one reported */
     double largest = 0;
-    DEVICE_REGION(nc, m, first, largest)
-    {
-        struct hydro_error mine = HYDRO_NO_ERROR;
-        double big = 0;
-        PAR_LOOP
-        for (int32_t c = 0; c < nc; c++) {
-            double change = 0;
-            struct hydro_error e;
-            if (BY_ELEMENT(m->el->dim, lagrange_cell(m, f, hp, c, dt, &change, &e, 4),
-                           lagrange_cell(m, f, hp, c, dt, &change, &e, 8)) &&
-                c < mine.cell)
-                mine = e;
-            big = change > big ? change : big; /* a NaN change never counts, in any order */
+    DEVICE_FOR_REDUCE(nc, m, reduction(max : largest), first, largest)
+    for (int32_t c = 0; c < nc; c++) {
+        double change = 0;
+        struct hydro_error e;
+        if (BY_ELEMENT(m->el->dim, lagrange_cell(m, f, hp, c, dt, &change, &e, 4),
+                       lagrange_cell(m, f, hp, c, dt, &change, &e, 8))) {
+            PAR_CRITICAL /* failures only: the smallest cell wins, whichever thread saw it */
+            hydro_error_merge(&first, &e);
         }
-        PAR_CRITICAL
-        {
-            hydro_error_merge(&first, &mine);
-            largest = big > largest ? big : largest;
-        }
+        largest = change > largest ? change : largest; /* a NaN change never counts, in any order */
     }
     if (ratio)
         *ratio = largest;
@@ -226,35 +217,52 @@ static inline double cell_v2max(const struct mesh *m, const double *v, int32_t c
     return v2max;
 }
 
+/* Cell c's time step candidate: sqrt is monotonic, so one per cell gives the same maximum. */
+static inline double cell_dt(const struct mesh *m, const struct hydro_fields *f, const struct hydro_params *hp,
+                             int32_t c, int dim)
+{
+    double v2max = BY_ELEMENT(dim, cell_v2max(m, f->v, c, 4, 2), cell_v2max(m, f->v, c, 8, 3));
+    double flow = hp->dt_control == DT_MICROHYDRO ? 0.0 : sqrt(v2max); /* MicroHydro: sound alone */
+    return hp->cfl * f->len[c] / (f->c[c] + flow);
+}
+
+/* A candidate and its cell: the smaller step wins, and among equal ones the smaller cell, in any
+ * order of the cells (a NaN step never wins). */
+struct dt_cand {
+    double dt;
+    int32_t cell;
+};
+PAR_PRAGMA(omp declare reduction(dt_min : struct dt_cand : omp_out = omp_in.dt < omp_out.dt || \
+           (omp_in.dt == omp_out.dt && omp_in.cell < omp_out.cell) ? omp_in : omp_out) \
+           initializer(omp_priv = (struct dt_cand){INFINITY, INT32_MAX}))
+
 double lagrange_dt_candidate(const struct mesh *m, const struct hydro_fields *f, const struct hydro_params *hp,
                              int32_t nc, int32_t *cell)
 {
     const int dim = m->el->dim;
-    double best = INFINITY;
-    int32_t where = 0;
-    DEVICE_REGION(nc, m, best, where)
-    {
-        double mine = INFINITY; /* the smallest step of this thread's cells, at its first cell */
-        int32_t at = INT32_MAX;
-        PAR_LOOP
-        for (int32_t c = 0; c < nc; c++) {
-            /* sqrt is monotonic: one per cell gives the same maximum */
-            double v2max = BY_ELEMENT(dim, cell_v2max(m, f->v, c, 4, 2), cell_v2max(m, f->v, c, 8, 3));
-            double flow = hp->dt_control == DT_MICROHYDRO ? 0.0 : sqrt(v2max); /* MicroHydro: sound alone */
-            double dt = hp->cfl * f->len[c] / (f->c[c] + flow);
-            if (dt < mine || (dt == mine && c < at)) { /* the smallest cell among equals, in any order */
-                mine = dt;
-                at = c;
-            }
-        }
-        PAR_CRITICAL
-        if (mine < best || (mine == best && at < where)) {
-            best = mine;
-            where = at;
-        }
+    struct dt_cand best = {INFINITY, 0};
+#ifdef HYDRO_OFFLOAD /* GCC's NVIDIA back end lacks the 16-byte atomics of the pair's reduction: the step, then its cell */
+    double step = INFINITY;
+    int32_t at = INT32_MAX;
+    DEVICE_FOR_REDUCE(nc, m, reduction(min : step), step)
+    for (int32_t c = 0; c < nc; c++) {
+        const double dt = cell_dt(m, f, hp, c, dim);
+        step = dt < step ? dt : step;
     }
-    *cell = where;
-    return best;
+    DEVICE_FOR_REDUCE(nc, m, reduction(min : at), at)
+    for (int32_t c = 0; c < nc; c++)
+        at = cell_dt(m, f, hp, c, dim) == step && c < at ? c : at;
+    best = (struct dt_cand){step, at == INT32_MAX ? 0 : at};
+#else
+    DEVICE_FOR_REDUCE(nc, m, reduction(dt_min : best), best)
+    for (int32_t c = 0; c < nc; c++) {
+        const double dt = cell_dt(m, f, hp, c, dim);
+        if (dt < best.dt || (dt == best.dt && c < best.cell))
+            best = (struct dt_cand){dt, c};
+    }
+#endif
+    *cell = best.cell;
+    return best.dt;
 }
 
 /* Whether face f of local cell c is on the domain boundary. */

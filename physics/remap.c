@@ -939,23 +939,19 @@ void remap_finish(const struct mesh *m, struct hydro_fields *f, const struct rem
 {
     /* every cell is finished, even after a failure: mass and energy are already the remapped ones
      * (remap_cells), so the failure dump stays one state */
-    DEVICE_REGION(nc, m, err[0:2])
-    {
-        struct hydro_error mine[2] = {HYDRO_NO_ERROR, HYDRO_NO_ERROR}, e;
-        PAR_LOOP
-        for (int32_t i = 0; i < nc; i++) {
-            const int32_t c = cells ? cells[i] : i;
-            if (!w->cell_near[c])
-                continue;
-            if (finish_cell(m, f, w, hp, c, &e) && c < mine[0].cell)
-                mine[0] = e;
-            if (lagrange_eos_cell(hp, f, c, &e) && c < mine[1].cell)
-                mine[1] = e;
+    DEVICE_FOR_REDUCE(nc, m, , err[0:2])
+    for (int32_t i = 0; i < nc; i++) {
+        const int32_t c = cells ? cells[i] : i;
+        struct hydro_error e;
+        if (!w->cell_near[c])
+            continue;
+        if (finish_cell(m, f, w, hp, c, &e)) {
+            PAR_CRITICAL /* failures only: the smallest cell wins, whichever thread saw it */
+            hydro_error_merge(&err[0], &e);
         }
-        PAR_CRITICAL
-        {
-            hydro_error_merge(&err[0], &mine[0]);
-            hydro_error_merge(&err[1], &mine[1]);
+        if (lagrange_eos_cell(hp, f, c, &e)) {
+            PAR_CRITICAL
+            hydro_error_merge(&err[1], &e);
         }
     }
 }
