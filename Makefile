@@ -1,5 +1,5 @@
 # hydro: the only build entry. make | make run | make check | make bench | make deps | make deps-all | make smpi |
-# make smpi-zoltan | make fuzz | make clean
+# make smpi-zoltan | make fuzz | make offload | make clean
 # Build products go to $(BUILD)/ (ignored by git); the executable is $(BUILD)/hydro.
 
 MPICC ?= mpicc
