@@ -236,22 +236,24 @@ void device_detach(struct device_copy *d)
     d->on = 0;
 }
 
-/* Every field's block to the device, or back (the directive differs, nothing else). */
+/* Host bytes [h, h + n) of a copied block over to the device, or back, counted. */
+static void update(struct device_copy *d, char *h, size_t n, int back)
+{
+    USED(h), USED(n);
+    if (back) {
+        PAR_PRAGMA(omp target update from(h[0:n]) device(d->device))
+    } else {
+        PAR_PRAGMA(omp target update to(h[0:n]) device(d->device))
+    }
+    *(back ? &d->bytes_from : &d->bytes_to) += (double)n;
+}
+
+/* Every field's block to the device, or back. */
 static void fields_copy(struct device_copy *d, int back)
 {
-    for (int i = 0; d->on && i < d->nblocks; i++) {
-        char *h = d->block[i].host;
-        const size_t n = d->block[i].bytes;
-        USED(h), USED(n);
-        if (d->block[i].kind != BLOCK_FIELDS)
-            continue;
-        if (back) {
-            PAR_PRAGMA(omp target update from(h[0:n]) device(d->device))
-        } else {
-            PAR_PRAGMA(omp target update to(h[0:n]) device(d->device))
-        }
-        *(back ? &d->bytes_from : &d->bytes_to) += (double)n;
-    }
+    for (int i = 0; d->on && i < d->nblocks; i++)
+        if (d->block[i].kind == BLOCK_FIELDS)
+            update(d, d->block[i].host, d->block[i].bytes, back);
 }
 
 void device_array(struct device_copy *d, const void *host, size_t bytes, int back)
@@ -259,17 +261,10 @@ void device_array(struct device_copy *d, const void *host, size_t bytes, int bac
     for (int i = 0; d->on && bytes && i < d->nblocks; i++) {
         const char *lo = d->block[i].host, *p = host;
         const int moves = d->block[i].kind == BLOCK_FIELDS || d->block[i].kind == BLOCK_SCRATCH;
-        if (!moves || p < lo || p + bytes > lo + d->block[i].bytes)
-            continue;
-        char *h = (char *)p;
-        USED(h);
-        if (back) {
-            PAR_PRAGMA(omp target update from(h[0:bytes]) device(d->device))
-        } else {
-            PAR_PRAGMA(omp target update to(h[0:bytes]) device(d->device))
+        if (moves && p >= lo && p + bytes <= lo + d->block[i].bytes) {
+            update(d, (char *)p, bytes, back);
+            return;
         }
-        *(back ? &d->bytes_from : &d->bytes_to) += (double)bytes;
-        return;
     }
 }
 
