@@ -191,10 +191,12 @@ deps:
 	fi
 
 # Everything any build or test of the README needs: the base packages, SimGrid (make smpi) and
-# clang with libFuzzer (make fuzz). CI (.ci/run) installs these, so that no test is skipped there.
-# With them, Zoltan for SMPI (from Debian's archive, as the packages are: make smpi-zoltan).
+# clang with libFuzzer (make fuzz), the NVIDIA offload compiler and busybox (test/builds.t runs the
+# GPU bundle, run/gpu_bundle.sh, in a root holding busybox and glibc only). CI (.ci/run) installs
+# these, so that no test is skipped there. With them, Zoltan for SMPI (from Debian's archive, as
+# the packages are: make smpi-zoltan).
 deps-all:
-	@$(MAKE) --no-print-directory deps DEB_PKGS="$(sort $(DEB_PKGS) $(SMPI_PKGS) $(FUZZ_PKGS) gcc-12-offload-nvptx curl)"
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(sort $(DEB_PKGS) $(SMPI_PKGS) $(FUZZ_PKGS) gcc-12-offload-nvptx busybox-static curl)"
 	sh run/smpi_zoltan.sh -o $(SMPI_ZOLTAN_BUILD)/zoltan
 
 # The run, then the density of its final dump as a PNG (run/plot_field.sh), found in the deck's

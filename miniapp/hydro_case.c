@@ -180,6 +180,10 @@ static void hydro_attach(void *self, struct run *run)
     walls_build(m, s->h.hp.remap ? s->h.f.x_init : s->h.f.x, m->node_layer_start[m->nlayers], &s->h.walls);
     sync_points_record(&s->book, run, s->pattern, s->h.hp.remap, s->id); /* the same order on every rank */
     device_attach(&s->h.dev, &s->h);
+    if (!s->h.dev.on && device_built() && device_mandatory()) /* rather than a run on the host unasked */
+        hydro_fatal_shared_at(run->comm, EXIT_RUNTIME, __FILE__, __LINE__, "OMP_TARGET_OFFLOAD=MANDATORY, and this "
+                              "offload build finds no accelerator (omp_get_num_devices() is 0): unset it to run "
+                              "every kernel on the host");
 }
 
 static void hydro_detach(void *self)

@@ -1,7 +1,9 @@
 /* The hydro scheme's arrays on the accelerator (see device.h). */
 #include "device.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cycle.h"
 #include "par.h"
@@ -313,3 +315,9 @@ void device_fields_from(struct device_copy *d) { (void)d; }
 void device_walls(struct device_copy *d, const struct walls *w) { (void)d, (void)w; }
 
 #endif
+
+int device_mandatory(void)
+{
+    const char *v = getenv("OMP_TARGET_OFFLOAD");
+    return v && strcasecmp(v, "MANDATORY") == 0;
+}

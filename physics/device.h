@@ -58,6 +58,9 @@ void device_fields_from(struct device_copy *d);
 void device_array(struct device_copy *d, const void *host, size_t bytes, int back);
 /* 1 in the offload build. */
 int device_built(void);
+/* 1 when OMP_TARGET_OFFLOAD is MANDATORY (any case): the user wants an accelerator or a stop.
+ * (Kernels given host structures run on the host whatever the variable says, so the run checks.) */
+int device_mandatory(void);
 /* The walls anew (without the remap they follow the boundary at every cycle). */
 void device_walls(struct device_copy *d, const struct walls *w);
 

@@ -14,13 +14,14 @@
 # on the host, not an accelerator's).
 # usage: run/offload_gpu.sh [-r REPEATS] [-c CYCLES] [-t THREADS] [-n NX]
 # env: HYDRO (ordinary build, default build/hydro), HYDRO_GPU (offload build, default build-nvptx/hydro),
-#      MPIRUN (launcher, default "mpirun")
+#      MPIRUN (launcher, default "mpirun"), OMP_TARGET_OFFLOAD (default MANDATORY)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 hydro=${HYDRO:-$top/build/hydro}
 gpu=${HYDRO_GPU:-$top/build-nvptx/hydro}
 mpirun_cmd=${MPIRUN:-mpirun}
 repeats=3 cycles=20 nx=100
+offload=${OMP_TARGET_OFFLOAD:-MANDATORY}
 threads=$(nproc)
 while getopts r:c:t:n: opt; do
     case $opt in
@@ -52,7 +53,7 @@ run() {
     device) bin=$gpu t=$threads ;;
     esac
     # shellcheck disable=SC2086
-    (cd "$d" && OMP_TARGET_OFFLOAD=MANDATORY OMP_NUM_THREADS=$t OMP_WAIT_POLICY=passive \
+    (cd "$d" && OMP_TARGET_OFFLOAD=$offload OMP_NUM_THREADS=$t OMP_WAIT_POLICY=passive \
         $mpirun_cmd --bind-to none -x OMP_TARGET_OFFLOAD -x OMP_NUM_THREADS -x OMP_WAIT_POLICY -np 1 "$bin" \
         "$top/inputs/bench/mahyco.ini" $keys > log 2> err) || { echo "$0: $v failed:" >&2; tail -5 "$d/err" >&2; exit 1; }
     sed -n 's/.*TotalReel = .*loop: \([0-9.e+-]*\) ).*/\1/p' "$d/log" >> "$tmp/$v.loop"
@@ -76,7 +77,7 @@ for v in cpu1 cpuN device; do
         done
     done
     name=$(case $v in cpu1) echo "host, 1 thread" ;; cpuN) echo "host, $threads threads" ;;
-        device) echo "offload build ($(basename "$(dirname "$gpu")"))" ;; esac)
+        device) echo "offload build ($(basename "$gpu"))" ;; esac)
     echo "| $name | $loop | $ns | ${copies:--} | $same | $close |"
 done
 echo "(median of $repeats alternated runs, 1 rank, $cells cells, $cycles cycles)"

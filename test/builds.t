@@ -45,8 +45,38 @@ if command -v x86_64-linux-gnu-accel-nvptx-none-gcc-12 > /dev/null 2>&1; then
         grep -q 'Offload: the kernels of the cycle' "$tmp/c/run.out"
     fi && [ -n "$dc" ] && sh "$top/test/h5same.sh" --any-version "$db" "$dc"
     ok $? "it runs the short deck (${gpu:-no GPU here: on the host}), its dump the static build's bit for bit"
+    mkdir -p "$tmp/d"
+    (cd "$tmp/d" && OMP_TARGET_OFFLOAD=mandatory mpi 2 "$tmp/nvptx/hydro" "$@" > run.out 2>&1)
+    rc=$?
+    if [ -z "$gpu" ]; then # no silent fall-back when the user asks for the accelerator
+        said='hydro: rank 0: .*OMP_TARGET_OFFLOAD=MANDATORY, and this offload build finds no accelerator'
+        [ $rc -eq 1 ] && grep -q "$said" "$tmp/d/run.out" &&
+            [ "$(grep -c 'finds no accelerator' "$tmp/d/run.out")" -eq 1 ]
+    else
+        [ $rc -eq 0 ] && grep -q 'Offload: the kernels of the cycle' "$tmp/d/run.out"
+    fi
+    ok $? "with OMP_TARGET_OFFLOAD=mandatory it ${gpu:+runs on the GPU}${gpu:-stops with one line naming it (exit $rc)}"
+    # the bundle for a GPU machine's foreign image, run chrooted in a root with busybox and glibc
+    # only (a private mount namespace: its mounts go with it); on the host whatever this machine has
+    if [ "$(id -u)" = 0 ] && command -v busybox > /dev/null && command -v unshare > /dev/null; then
+        out=$(HYDRO_GPU="$tmp/nvptx/hydro" sh "$top/run/gpu_bundle.sh" -o "$tmp/bundle.tar.gz" 2>&1)
+        ok $? "run/gpu_bundle.sh packs the NVIDIA build with the libraries it loads"
+        diag "$out"
+        r=$tmp/root
+        sh "$top/test/bare_root.sh" "$r" && mkdir "$r/work" &&
+            tar -C "$top" -cf - run inputs test | tar -C "$r/work" -xf - && cp "$tmp/bundle.tar.gz" "$r/work/"
+        there='cd /work && HOME=/root OMP_TARGET_OFFLOAD=default sh run/gpu_run.sh bundle.tar.gz -r 1 -c 3 -n 20 -t 2'
+        out=$(unshare --mount --propagation private sh -c "mount --bind /proc '$r/proc' && mount --bind /sys '$r/sys' &&
+            mount --rbind /dev '$r/dev' && exec chroot '$r' /bin/sh -c '$there'" 2>&1)
+        rc=$?
+        [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^| offload build (hydro-nvptx) | .* | yes | yes |$'
+        ok $? "run/gpu_run.sh runs it there: mpirun, the offload build, h5diff, dumps bit for bit (exit $rc)"
+        [ $rc -eq 0 ] || diag "$out"
+    else
+        skip 2 "the GPU bundle's check needs root, busybox and unshare (make deps-all installs busybox-static)"
+    fi
 else
-    skip 2 "gcc-12-offload-nvptx not installed (make deps-all installs it)"
+    skip 5 "gcc-12-offload-nvptx not installed (make deps-all installs it)"
 fi
 
 # ---- libFuzzer harnesses ----
