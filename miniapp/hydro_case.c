@@ -142,11 +142,21 @@ static void copy_array(void *ctx, const void *data, size_t bytes)
     device_array(pc->dev, data, bytes, pc->back);
 }
 
+static void items_back(void *ctx, double *data, int stride, int ncomp, const int32_t *items, int n)
+{
+    device_items_back(ctx, data, stride, ncomp, items, n);
+}
+
+/* Back: the values the point sends (only those: gathered there); over: the spans of the ghosts
+ * it wrote. */
 static void op_device_point(void *ctx, enum sync_point p, int back)
 {
     struct scheme *s = ctx;
     struct point_copy pc = {&s->h.dev, back};
-    sync_book_point_arrays(&s->book, p, back, copy_array, &pc); /* back: what it sends; over: what it wrote */
+    if (back)
+        sync_book_point_items(&s->book, p, items_back, &s->h.dev);
+    else
+        sync_book_point_arrays(&s->book, p, back, copy_array, &pc);
 }
 
 static const struct cycle_ops halo_ops = {

@@ -28,7 +28,9 @@ struct sync_group *sync_book_group(struct sync_book *b, int point, struct run *r
     if (p->ngroups == p->cap) {
         p->cap = p->cap ? 2 * p->cap : 4;
         p->g = xrealloc(p->g, (size_t)p->cap * sizeof *p->g);
+        p->sent = xrealloc(p->sent, (size_t)p->cap * sizeof *p->sent);
     }
+    p->sent[p->ngroups] = (struct item_list){NULL, 0};
     struct sync_plan *plan = run->reg.v[ids[0]].center == VAR_CELL ? &run->cell_plan : &run->node_plan;
     p->g[p->ngroups] = sync_group_create(run->comm, plan, &run->reg, ids, n,
                                          run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
@@ -63,6 +65,49 @@ void sync_book_point_arrays(const struct sync_book *b, int point, int sent,
             const struct var *v = &p->g[g]->reg->v[p->g[g]->vars[i]];
             fn(ctx, v->data + (size_t)lo * (size_t)v->stride,
                ((size_t)(hi - lo) * (size_t)v->stride + (size_t)v->ncomp) * sizeof *v->data);
+        }
+    }
+}
+
+static int item_order(const void *a, const void *b)
+{
+    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The items group g sends in the layers it refreshes, each once, in increasing order. */
+static struct item_list group_items(const struct sync_group *g)
+{
+    const struct sync_plan *plan = g->plan;
+    struct item_list l = {NULL, 0};
+    for (int i = 0; i < plan->nsend; i++)
+        l.n += plan->send_upto[(size_t)i * SYNC_DEPTHS + g->depth];
+    l.items = xmalloc((size_t)(l.n ? l.n : 1) * sizeof *l.items);
+    l.n = 0;
+    for (int i = 0; i < plan->nsend; i++)
+        for (int32_t k = plan->send_off[i]; k < plan->send_off[i] + plan->send_upto[(size_t)i * SYNC_DEPTHS + g->depth];
+             k++)
+            l.items[l.n++] = plan->send_idx[k];
+    qsort(l.items, (size_t)l.n, sizeof *l.items, item_order);
+    int n = 0;
+    for (int k = 0; k < l.n; k++)
+        if (n == 0 || l.items[k] != l.items[n - 1])
+            l.items[n++] = l.items[k];
+    l.n = n;
+    return l;
+}
+
+void sync_book_point_items(struct sync_book *b, int point,
+                           void (*fn)(void *ctx, double *data, int stride, int ncomp, const int32_t *items, int n),
+                           void *ctx)
+{
+    struct book_point *p = &b->point[point];
+    for (int g = 0; g < p->ngroups; g++) {
+        if (!p->sent[g].items) /* a recorded pattern: listed once, replayed at every cycle */
+            p->sent[g] = group_items(p->g[g]);
+        for (int i = 0; i < p->g[g]->nplain && p->sent[g].n > 0; i++) {
+            const struct var *v = &p->g[g]->reg->v[p->g[g]->vars[i]];
+            fn(ctx, v->data, v->stride, v->ncomp, p->sent[g].items, p->sent[g].n);
         }
     }
 }
@@ -184,6 +229,7 @@ void sync_book_drop(struct sync_book *b)
             b->bytes += p->g[g]->bytes_sent;
             tally_add(&b->mat, p->g[g]);
             sync_group_destroy(p->g[g]);
+            free(p->sent[g].items);
         }
         p->ngroups = 0;
     }
@@ -281,7 +327,7 @@ void sync_book_free(struct sync_book *b)
 {
     sync_book_drop(b);
     for (int i = 0; i < b->npoints; i++)
-        free(b->point[i].g);
+        free(b->point[i].g), free(b->point[i].sent);
     free(b->point);
     free(b->fetched);
     memset(b, 0, sizeof *b);

@@ -4,6 +4,7 @@
 #define HYDRO_SYNCBOOK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct inbox;
 struct run;
@@ -16,6 +17,10 @@ struct sync_book {
         int together; /* 1: every group started, then every group finished; 0: one after the other */
         int ngroups, cap;
         struct sync_group **g;
+        struct item_list {
+            int32_t *items; /* NULL until first asked for (sync_book_point_items) */
+            int n;
+        } *sent; /* per group, the items it sends, each once, in increasing order */
         double seconds; /* inside its synchronisations since the last reset: packing, sending, waiting
                          * for the slowest rank of the work before it, unpacking (kept across drops) */
     } *point;
@@ -56,6 +61,12 @@ void sync_book_finish(struct sync_book *b, struct run *run, int point);
  * ghosts it writes, in the layers each group refreshes); nothing where it has no neighbour. */
 void sync_book_point_arrays(const struct sync_book *b, int point, int sent,
                             void (*fn)(void *ctx, const void *data, size_t bytes), void *ctx);
+/* fn(ctx, data, stride, ncomp, items, n) for every variable point carries but the material ones:
+ * the items each of its groups sends (in the layers it refreshes), each once, in increasing order
+ * (listed at the first call, kept until the groups are dropped); nothing where there are none. */
+void sync_book_point_items(struct sync_book *b, int point,
+                           void (*fn)(void *ctx, double *data, int stride, int ncomp, const int32_t *items, int n),
+                           void *ctx);
 /* Drops the groups (before the mesh changes), keeping their statistics; record anew after. */
 void sync_book_drop(struct sync_book *b);
 /* Forget the synchronisations done so far (the set-up's, before the time loop counts). */

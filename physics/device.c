@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "alloc.h"
 #include "cycle.h"
 #include "par.h"
 
@@ -232,6 +233,11 @@ void device_detach(struct device_copy *d)
 {
     if (!d->on)
         return;
+    for (int i = 0; i < d->nlists; i++)
+        omp_target_free(d->lists[i].dev, d->device);
+    free(d->lists);
+    omp_target_free(d->stage, d->device);
+    free(d->stage_here);
     shadows(d, 0);
     while (d->nblocks > 0)
         drop_block(d, d->nblocks - 1);
@@ -270,6 +276,64 @@ void device_array(struct device_copy *d, const void *host, size_t bytes, int bac
     }
 }
 
+/* The copy of item list items (n long) on the accelerator, made at its first use. */
+static const int32_t *list_of(struct device_copy *d, const int32_t *items, int n)
+{
+    for (int i = 0; i < d->nlists; i++)
+        if (d->lists[i].host == items)
+            return d->lists[i].dev;
+    const size_t bytes = (size_t)n * sizeof *items;
+    int32_t *dev = omp_target_alloc(bytes, d->device);
+    if (!dev || omp_target_memcpy(dev, items, bytes, 0, 0, d->device, omp_get_initial_device()))
+        return NULL;
+    d->lists = xrealloc(d->lists, (size_t)(d->nlists + 1) * sizeof *d->lists);
+    d->lists[d->nlists++] = (struct device_list){items, dev};
+    return dev;
+}
+
+/* Staging for need doubles on both sides: 0 when the accelerator has no room. */
+static int stage_for(struct device_copy *d, size_t need)
+{
+    if (need <= d->stage_cap)
+        return 1;
+    omp_target_free(d->stage, d->device);
+    d->stage = omp_target_alloc(need * sizeof *d->stage, d->device);
+    d->stage_here = xrealloc(d->stage_here, need * sizeof *d->stage_here);
+    d->stage_cap = d->stage ? need : 0;
+    return d->stage != NULL;
+}
+
+void device_items_back(struct device_copy *d, double *host, int stride, int ncomp, const int32_t *items, int n)
+{
+    const double *src = NULL; /* host's copy there */
+    const size_t end = ((size_t)items[n - 1] * (size_t)stride + (size_t)ncomp) * sizeof *host; /* sorted */
+    for (int i = 0; d->on && n > 0 && i < d->nblocks; i++) {
+        const char *lo = d->block[i].host, *p = (const char *)host;
+        const int moves = d->block[i].kind == BLOCK_FIELDS || d->block[i].kind == BLOCK_SCRATCH;
+        if (moves && p >= lo && p + end <= lo + d->block[i].bytes)
+            src = (const double *)((const char *)d->block[i].dev + (p - lo));
+    }
+    if (!src)
+        return;
+    const int32_t *idx = list_of(d, items, n);
+    const size_t need = (size_t)n * (size_t)ncomp;
+    if (!idx || !stage_for(d, need)) { /* no room there: the span instead */
+        const size_t first = (size_t)items[0] * (size_t)stride * sizeof *host;
+        update(d, (char *)host + first, end - first, 1);
+        return;
+    }
+    double *stage = d->stage;
+    PAR_PRAGMA(omp target teams distribute parallel for is_device_ptr(src, idx, stage) device(d->device))
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < ncomp; c++)
+            stage[(size_t)i * (size_t)ncomp + (size_t)c] = src[(size_t)idx[i] * (size_t)stride + (size_t)c];
+    omp_target_memcpy(d->stage_here, stage, need * sizeof *stage, 0, 0, omp_get_initial_device(), d->device);
+    for (int i = 0; i < n; i++)
+        for (int c = 0; c < ncomp; c++)
+            host[(size_t)items[i] * (size_t)stride + (size_t)c] = d->stage_here[(size_t)i * (size_t)ncomp + (size_t)c];
+    d->bytes_from += (double)(need * sizeof *stage);
+}
+
 void device_fields_to(struct device_copy *d) { fields_copy(d, 0); }
 void device_fields_from(struct device_copy *d) { fields_copy(d, 1); }
 
@@ -299,6 +363,10 @@ void device_walls(struct device_copy *d, const struct walls *w)
 #else /* no offload: the host's structures serve */
 
 void device_array(struct device_copy *d, const void *host, size_t bytes, int back) { (void)d, (void)host, (void)bytes, (void)back; }
+void device_items_back(struct device_copy *d, double *host, int stride, int ncomp, const int32_t *items, int n)
+{
+    (void)d, (void)host, (void)stride, (void)ncomp, (void)items, (void)n;
+}
 
 int device_built(void) { return 0; }
 

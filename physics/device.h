@@ -7,6 +7,7 @@
 #define HYDRO_DEVICE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hydro.h"
 #include "remap.h"
@@ -40,6 +41,14 @@ struct device_copy {
     const struct hydro_params *hp; /* the host's, copied as it is (no arrays) */
     struct device_block block[DEVICE_BLOCKS_MAX];
     int nblocks;
+    /* item lists copied there (device_items_back), and the staging arrays of the values gathered */
+    struct device_list {
+        const int32_t *host;
+        int32_t *dev;
+    } *lists;
+    int nlists;
+    double *stage, *stage_here; /* on the accelerator, on the host */
+    size_t stage_cap;           /* doubles in each */
     double bytes_to, bytes_from; /* the fields' copies over the run (kept by device_attach) */
 };
 
@@ -56,6 +65,11 @@ void device_fields_from(struct device_copy *d);
 /* bytes of a field's array from host (a part of a copied block) to the accelerator, or back;
  * nothing for an array that has no copy there (no kernel there reads it). */
 void device_array(struct device_copy *d, const void *host, size_t bytes, int back);
+/* The values of n items of a field's array (host: item i's ncomp values at host[i * stride])
+ * from the accelerator: gathered there, copied back in one piece, placed here. The list items is
+ * copied there at its first use and kept until detach (its owner keeps it unchanged till then).
+ * Nothing for an array that has no copy there. */
+void device_items_back(struct device_copy *d, double *host, int stride, int ncomp, const int32_t *items, int n);
 /* 1 in the offload build. */
 int device_built(void);
 /* 1 when OMP_TARGET_OFFLOAD is MANDATORY (any case): the user wants an accelerator or a stop.
