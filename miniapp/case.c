@@ -41,6 +41,12 @@ void case_diagnostics(struct run *run, struct dump_meta *meta)
     run->case_ops->diagnostics(run->case_self, run, meta);
 }
 
+void case_to_host(struct run *run)
+{
+    if (run->case_ops->to_host)
+        run->case_ops->to_host(run->case_self);
+}
+
 int case_burns(const struct run *run) { return run->case_ops->burn_seconds != NULL; }
 double case_burn_seconds(struct run *run, long n) { return run->case_ops->burn_seconds(run->case_self, n); }
 

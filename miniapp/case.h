@@ -39,6 +39,10 @@ struct case_ops {
      * (collective). NULL: no such work. */
     double (*active_work)(void *self, struct run *run, long cycles, double *extra, double *lagrange_share,
                           double *spread);
+    /* The variables' latest values into the registry's arrays, before anything but the case
+     * reads them (a dump); NULL: they always are (the hydro scheme keeps them on an accelerator
+     * between cycles in the offload build). */
+    void (*to_host)(void *self);
     void (*destroy)(void *self);
 };
 
@@ -54,6 +58,7 @@ int case_finished(const struct run *run);
 void case_listing(struct run *run);
 void case_report(struct run *run);
 void case_diagnostics(struct run *run, struct dump_meta *meta);
+void case_to_host(struct run *run);
 /* Whether the case does the cost model's extra work, and the seconds n evaluations take. */
 int case_burns(const struct run *run);
 double case_burn_seconds(struct run *run, long n);

@@ -130,33 +130,34 @@ static void op_after_lagrange(void *ctx)
                                 run->mesh->ncells_owned);
 }
 
-/* The copies of the point's variables' arrays (the registry's, through the recorded groups). */
+/* The copies of the point's variables' values (the registry's, through the recorded groups). */
 struct point_copy {
     struct device_copy *dev;
     int back;
+    MPI_Comm comm;
 };
 
-static void copy_array(void *ctx, const void *data, size_t bytes)
+/* A group's variables' values of its items, in one piece (or one per 16 variables). */
+static void copy_items(void *ctx, const struct registry *reg, const int *ids, int nids, const int32_t *items, int n)
 {
-    struct point_copy *pc = ctx;
-    device_array(pc->dev, data, bytes, pc->back);
+    const struct point_copy *pc = ctx;
+    struct device_var a[16];
+    for (int first = 0; first < nids; first += 16) {
+        int na = 0;
+        for (int k = first; k < nids && k < first + 16; k++)
+            a[na++] = (struct device_var){reg->v[ids[k]].data, reg->v[ids[k]].stride, reg->v[ids[k]].ncomp};
+        if (device_items(pc->dev, a, na, items, n, pc->back))
+            hydro_fatal(pc->comm, EXIT_RUNTIME, "offload: the accelerator has no room for the %d items' values a "
+                        "synchronisation %s, or their copy failed", n, pc->back ? "sends" : "receives");
+    }
 }
 
-static void items_back(void *ctx, double *data, int stride, int ncomp, const int32_t *items, int n)
-{
-    device_items_back(ctx, data, stride, ncomp, items, n);
-}
-
-/* Back: the values the point sends (only those: gathered there); over: the spans of the ghosts
- * it wrote. */
+/* Back: the values the point sends; over: the ghosts it wrote (only those items, in one piece). */
 static void op_device_point(void *ctx, enum sync_point p, int back)
 {
     struct scheme *s = ctx;
-    struct point_copy pc = {&s->h.dev, back};
-    if (back)
-        sync_book_point_items(&s->book, p, items_back, &s->h.dev);
-    else
-        sync_book_point_arrays(&s->book, p, back, copy_array, &pc);
+    struct point_copy pc = {&s->h.dev, back, s->run->comm};
+    sync_book_point_items(&s->book, p, back, copy_items, &pc);
 }
 
 static const struct cycle_ops halo_ops = {
@@ -190,16 +191,18 @@ static void hydro_attach(void *self, struct run *run)
     walls_build(m, s->h.hp.remap ? s->h.f.x_init : s->h.f.x, m->node_layer_start[m->nlayers], &s->h.walls);
     sync_points_record(&s->book, run, s->pattern, s->h.hp.remap, s->id); /* the same order on every rank */
     device_attach(&s->h.dev, &s->h);
-    if (!s->h.dev.on && device_built() && device_mandatory()) /* rather than a run on the host unasked */
-        hydro_fatal_shared_at(run->comm, EXIT_RUNTIME, __FILE__, __LINE__, "OMP_TARGET_OFFLOAD=MANDATORY, and this "
-                              "offload build finds no accelerator (omp_get_num_devices() is 0): unset it to run "
-                              "every kernel on the host");
+    /* rather than a run on the host unasked; decided together, so that rank 0 speaks for all */
+    if (device_built() && device_mandatory() && comm_max_int(run->comm, !s->h.dev.on))
+        hydro_fatal_shared_at(run->comm, EXIT_RUNTIME, __FILE__, __LINE__, "OMP_TARGET_OFFLOAD=MANDATORY, and the "
+                              "offload build finds no accelerator on %s (omp_get_num_devices() is 0): unset it to "
+                              "run every kernel on the host", s->h.dev.on ? "some rank" : "this rank");
 }
 
 static void hydro_detach(void *self)
 {
     struct scheme *s = self;
-    device_detach(&s->h.dev);
+    hydro_to_host(&s->h); /* the load balancer migrates them */
+    device_detach(&s->h.dev); /* before the groups go: its item lists' copies are theirs */
     sync_book_drop(&s->book);
     walls_free(&s->h.walls);
     hydro_splits_free(&s->h);
@@ -264,7 +267,7 @@ static void *hydro_create(struct run *run)
     device_walls(&s->h.dev, &s->h.walls);
     if (s->h.dev.on)
         listing_printf(run->lst, "Internal", "Offload: the kernels of the cycle on accelerator %d (OpenMP target "
-                       "offload), the fields copied there once a cycle and back at its end, and around each "
+                       "offload), the fields kept there between cycles (back when the host reads them), and around each "
                        "synchronisation what it sends and receives; on the host the synchronisations and %s",
                        s->h.dev.device,
                        s->h.hp.nmat > 1  ? "the materials' save, cells and remap (the material store)"
@@ -340,10 +343,12 @@ static int hydro_cycle_op(void *self, struct run *run)
 {
     struct scheme *s = self;
     struct mesh *m = run->mesh;
-    if (run->cycle == run->cfg.test_nan_cycle) /* [run] test_nan_*: for tests of the failure path only */
+    if (run->cycle == run->cfg.test_nan_cycle) { /* [run] test_nan_*: for tests of the failure path only */
+        hydro_to_host(&s->h);
         for (int32_t c = 0; c < m->ncells_owned; c++)
             if (m->cell_gid[c] == run->cfg.test_nan_cell)
                 s->h.f.e[c] = NAN;
+    }
     s->run = run;
     struct cycle_ops ops = halo_ops;
     ops.ctx = s;
@@ -367,12 +372,14 @@ static int hydro_finished(const void *self, const struct run *run)
 static void hydro_listing(void *self, struct run *run)
 {
     struct scheme *s = self;
+    hydro_to_host(&s->h);
     hydro_totals_listing(&s->totals, run, &s->h, 0);
 }
 
 static void hydro_report_op(void *self, struct run *run)
 {
     struct scheme *s = self;
+    hydro_to_host(&s->h);
     hydro_totals_listing(&s->totals, run, &s->h, 1);
     hydro_report(run, &s->h, &s->book, sync_points_name(s->pattern), &s->kern);
     const long done = run->cycle - run->first_cycle + 1;
@@ -381,6 +388,12 @@ static void hydro_report_op(void *self, struct run *run)
         listing_printf(run->lst, "Internal", "Offload: this rank copied %.3f MB per cycle to accelerator %d and "
                        "%.3f MB back",
                        s->h.dev.bytes_to / cycles / 1e6, s->h.dev.device, s->h.dev.bytes_from / cycles / 1e6);
+}
+
+static void hydro_to_host_op(void *self)
+{
+    struct scheme *s = self;
+    hydro_to_host(&s->h);
 }
 
 static void hydro_diagnostics(const void *self, struct run *run, struct dump_meta *meta)
@@ -465,5 +478,6 @@ const struct case_ops hydro_case_ops = {
     .diagnostics = hydro_diagnostics,
     .burn_seconds = hydro_burn_seconds,
     .active_work = hydro_active_work,
+    .to_host = hydro_to_host_op,
     .destroy = hydro_destroy,
 };

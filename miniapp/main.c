@@ -110,6 +110,7 @@ static void dump(struct run *run)
                              .dt_old = run->dt_old,
                              .deck_text = run->deck_text,
                              .code_version = version};
+    case_to_host(run);
     case_diagnostics(run, &meta);
     struct dump_report rep;
     timers_start(&run->tm, TIMER_DUMP);

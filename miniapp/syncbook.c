@@ -28,45 +28,13 @@ struct sync_group *sync_book_group(struct sync_book *b, int point, struct run *r
     if (p->ngroups == p->cap) {
         p->cap = p->cap ? 2 * p->cap : 4;
         p->g = xrealloc(p->g, (size_t)p->cap * sizeof *p->g);
-        p->sent = xrealloc(p->sent, (size_t)p->cap * sizeof *p->sent);
+        p->lists = xrealloc(p->lists, (size_t)p->cap * sizeof *p->lists);
     }
-    p->sent[p->ngroups] = (struct item_list){NULL, 0};
+    p->lists[p->ngroups][0] = p->lists[p->ngroups][1] = (struct item_list){NULL, 0};
     struct sync_plan *plan = run->reg.v[ids[0]].center == VAR_CELL ? &run->cell_plan : &run->node_plan;
     p->g[p->ngroups] = sync_group_create(run->comm, plan, &run->reg, ids, n,
                                          run->cfg.sync == SYNC_BASIC ? SYNC_KIND_BASIC : SYNC_KIND_PERSISTENT);
     return p->g[p->ngroups++];
-}
-
-/* The first and last of the items group g sends (sent) or receives, in the layers it refreshes
- * (the first items of each neighbour's list): *lo > *hi when none. */
-static void group_span(const struct sync_group *g, int sent, int32_t *lo, int32_t *hi)
-{
-    const struct sync_plan *plan = g->plan;
-    const int n = sent ? plan->nsend : plan->nrecv;
-    const int32_t *idx = sent ? plan->send_idx : plan->recv_idx, *off = sent ? plan->send_off : plan->recv_off;
-    const int32_t *upto = sent ? plan->send_upto : plan->recv_upto;
-    *lo = INT32_MAX;
-    *hi = -1;
-    for (int i = 0; i < n; i++)
-        for (int32_t k = off[i]; k < off[i] + upto[(size_t)i * SYNC_DEPTHS + g->depth]; k++) {
-            *lo = idx[k] < *lo ? idx[k] : *lo;
-            *hi = idx[k] > *hi ? idx[k] : *hi;
-        }
-}
-
-void sync_book_point_arrays(const struct sync_book *b, int point, int sent,
-                            void (*fn)(void *ctx, const void *data, size_t bytes), void *ctx)
-{
-    const struct book_point *p = &b->point[point];
-    for (int g = 0; g < p->ngroups; g++) {
-        int32_t lo, hi;
-        group_span(p->g[g], sent, &lo, &hi);
-        for (int i = 0; i < p->g[g]->nplain && lo <= hi; i++) {
-            const struct var *v = &p->g[g]->reg->v[p->g[g]->vars[i]];
-            fn(ctx, v->data + (size_t)lo * (size_t)v->stride,
-               ((size_t)(hi - lo) * (size_t)v->stride + (size_t)v->ncomp) * sizeof *v->data);
-        }
-    }
 }
 
 static int item_order(const void *a, const void *b)
@@ -75,19 +43,22 @@ static int item_order(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The items group g sends in the layers it refreshes, each once, in increasing order. */
-static struct item_list group_items(const struct sync_group *g)
+/* The items group g sends (sent) or receives in the layers it refreshes, each once, in increasing
+ * order. */
+static struct item_list group_items(const struct sync_group *g, int sent)
 {
     const struct sync_plan *plan = g->plan;
+    const int nb = sent ? plan->nsend : plan->nrecv;
+    const int32_t *idx = sent ? plan->send_idx : plan->recv_idx, *off = sent ? plan->send_off : plan->recv_off;
+    const int32_t *upto = sent ? plan->send_upto : plan->recv_upto;
     struct item_list l = {NULL, 0};
-    for (int i = 0; i < plan->nsend; i++)
-        l.n += plan->send_upto[(size_t)i * SYNC_DEPTHS + g->depth];
+    for (int i = 0; i < nb; i++)
+        l.n += upto[(size_t)i * SYNC_DEPTHS + g->depth];
     l.items = xmalloc((size_t)(l.n ? l.n : 1) * sizeof *l.items);
     l.n = 0;
-    for (int i = 0; i < plan->nsend; i++)
-        for (int32_t k = plan->send_off[i]; k < plan->send_off[i] + plan->send_upto[(size_t)i * SYNC_DEPTHS + g->depth];
-             k++)
-            l.items[l.n++] = plan->send_idx[k];
+    for (int i = 0; i < nb; i++)
+        for (int32_t k = off[i]; k < off[i] + upto[(size_t)i * SYNC_DEPTHS + g->depth]; k++)
+            l.items[l.n++] = idx[k];
     qsort(l.items, (size_t)l.n, sizeof *l.items, item_order);
     int n = 0;
     for (int k = 0; k < l.n; k++)
@@ -97,18 +68,18 @@ static struct item_list group_items(const struct sync_group *g)
     return l;
 }
 
-void sync_book_point_items(struct sync_book *b, int point,
-                           void (*fn)(void *ctx, double *data, int stride, int ncomp, const int32_t *items, int n),
+void sync_book_point_items(struct sync_book *b, int point, int sent,
+                           void (*fn)(void *ctx, const struct registry *reg, const int *ids, int nids,
+                                      const int32_t *items, int n),
                            void *ctx)
 {
     struct book_point *p = &b->point[point];
     for (int g = 0; g < p->ngroups; g++) {
-        if (!p->sent[g].items) /* a recorded pattern: listed once, replayed at every cycle */
-            p->sent[g] = group_items(p->g[g]);
-        for (int i = 0; i < p->g[g]->nplain && p->sent[g].n > 0; i++) {
-            const struct var *v = &p->g[g]->reg->v[p->g[g]->vars[i]];
-            fn(ctx, v->data, v->stride, v->ncomp, p->sent[g].items, p->sent[g].n);
-        }
+        struct item_list *l = &p->lists[g][sent != 0];
+        if (!l->items) /* a recorded pattern: listed once, replayed at every cycle */
+            *l = group_items(p->g[g], sent);
+        if (l->n > 0 && p->g[g]->nplain > 0)
+            fn(ctx, p->g[g]->reg, p->g[g]->vars, p->g[g]->nplain, l->items, l->n);
     }
 }
 
@@ -229,7 +200,7 @@ void sync_book_drop(struct sync_book *b)
             b->bytes += p->g[g]->bytes_sent;
             tally_add(&b->mat, p->g[g]);
             sync_group_destroy(p->g[g]);
-            free(p->sent[g].items);
+            free(p->lists[g][0].items), free(p->lists[g][1].items);
         }
         p->ngroups = 0;
     }
@@ -327,7 +298,7 @@ void sync_book_free(struct sync_book *b)
 {
     sync_book_drop(b);
     for (int i = 0; i < b->npoints; i++)
-        free(b->point[i].g), free(b->point[i].sent);
+        free(b->point[i].g), free(b->point[i].lists);
     free(b->point);
     free(b->fetched);
     memset(b, 0, sizeof *b);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 struct inbox;
+struct registry;
 struct run;
 struct sync_group;
 
@@ -20,7 +21,7 @@ struct sync_book {
         struct item_list {
             int32_t *items; /* NULL until first asked for (sync_book_point_items) */
             int n;
-        } *sent; /* per group, the items it sends, each once, in increasing order */
+        } (*lists)[2]; /* per group, the items it receives [0] and sends [1], each once, in increasing order */
         double seconds; /* inside its synchronisations since the last reset: packing, sending, waiting
                          * for the slowest rank of the work before it, unpacking (kept across drops) */
     } *point;
@@ -56,16 +57,13 @@ void sync_book_run(struct sync_book *b, struct run *run, int point);
  * point not in flight does nothing. */
 void sync_book_start(struct sync_book *b, struct run *run, int point);
 void sync_book_finish(struct sync_book *b, struct run *run, int point);
-/* fn(ctx, data, bytes) for every variable point carries but the material ones: the span of its
- * array (a view's too) from the first to the last item the point sends (sent) or receives (the
- * ghosts it writes, in the layers each group refreshes); nothing where it has no neighbour. */
-void sync_book_point_arrays(const struct sync_book *b, int point, int sent,
-                            void (*fn)(void *ctx, const void *data, size_t bytes), void *ctx);
-/* fn(ctx, data, stride, ncomp, items, n) for every variable point carries but the material ones:
- * the items each of its groups sends (in the layers it refreshes), each once, in increasing order
- * (listed at the first call, kept until the groups are dropped); nothing where there are none. */
-void sync_book_point_items(struct sync_book *b, int point,
-                           void (*fn)(void *ctx, double *data, int stride, int ncomp, const int32_t *items, int n),
+/* fn(ctx, reg, ids, nids, items, n) for each of the point's groups that has such items: its
+ * variables but the material ones (reg->v[ids[k]]) and the items it sends (sent) or receives (the
+ * ghosts it writes), in the layers it refreshes, each once, in increasing order (listed at the
+ * first call, kept until the groups are dropped). */
+void sync_book_point_items(struct sync_book *b, int point, int sent,
+                           void (*fn)(void *ctx, const struct registry *reg, const int *ids, int nids,
+                                      const int32_t *items, int n),
                            void *ctx);
 /* Drops the groups (before the mesh changes), keeping their statistics; record anew after. */
 void sync_book_drop(struct sync_book *b);

@@ -58,7 +58,7 @@ static struct kargs kargs_of(struct hydro *h)
 }
 
 /* The fields' latest values over to the accelerator (every array: the host may have changed any
- * between cycles), or back to the host for good: the host computes from there on. */
+ * since they came back), or back to the host for good: the host computes from there on. */
 static void fields_there(struct hydro *h)
 {
     if (h->dev.on && !h->dev.current) {
@@ -74,6 +74,8 @@ static void fields_here(struct hydro *h)
         h->dev.current = 0;
     }
 }
+
+void hydro_to_host(struct hydro *h) { fields_here(h); }
 
 /* A synchronisation point (or its start) while the kernels run on the accelerator: the arrays of
  * the point's fields back on the host before it, over again after it (no exchange stays in flight
@@ -92,9 +94,10 @@ static void sync_there(const struct cycle_ops *ops, const struct kargs *k, enum 
 
 /* Velocities, positions, volumes, densities, energies from level n to n + 1. With an
  * accelerator (the offload build) the kernels run there on the copies, which take every field
- * after the first synchronisation and keep them until the cycle's end (hydro_cycle), the
- * synchronisations' spans going back and forth (sync_there); with several materials the cells'
- * update and what follows stay on the host (the material store). */
+ * after the first synchronisation (unless they stayed there since the last cycle) and keep them
+ * until the host reads them (hydro_to_host), what the synchronisations send and write going back
+ * and forth (sync_there); with several materials the cells' update and what follows stay on the
+ * host (the material store). */
 static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double dt, double dt_half)
 {
     const struct mesh *m = h->m;
@@ -102,12 +105,17 @@ static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double 
     const int dim = m->el->dim;
     const int32_t *n = h->n;
     ops->phase(ops->ctx, PHASE_LAGRANGE, 1);
+    if (h->hp.nmat > 1) /* the materials' save: on the host (a cycle with several ends there anyway) */
+        fields_here(h);
     KERNEL(ops, K_SAVE, lagrange_save(h->hp.nmat, f, n[K_SAVE]));
-    ops->sync(ops->ctx, SP_SAVE);
+    const struct kargs k0 = kargs_of(h); /* the fields may have stayed there since the last cycle */
+    sync_there(ops, &k0, SP_SAVE, 0);
     fields_there(h);
     const struct kargs k = kargs_of(h);
     KERNEL(ops, K_GEOMETRY, lagrange_geometry(k.m, k.f, n[K_GEOMETRY]));
     if (!h->hp.remap) { /* walls follow the boundary as it moves (with the remap it never does) */
+        if (k.there) /* from the positions the last cycle left there */
+            device_array(&h->dev, f->x, (size_t)m->nnodes * 3 * sizeof *f->x, 1);
         walls_free(&h->walls);
         walls_build(m, f->x, m->node_layer_start[m->nlayers], &h->walls);
         device_walls(&h->dev, &h->walls);
@@ -225,17 +233,18 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
      * them from the same values in the same order; test/overlap.t compares the dumps) */
     const enum sync_point end = h->hp.remap ? SP_END_REMAP : SP_END_LAGRANGE;
     const struct kargs k = kargs_of(h); /* the candidate where the fields' latest values are */
-    if (k.there) /* they come back for good: the listing, the dumps and the next cycle read them */
-        device_fields_from(&h->dev);
+    if (k.there) /* what the point sends; the fields stay there until the host reads them (hydro_to_host) */
+        ops->device_point(ops->ctx, end, 1);
     ops->sync_start(ops->ctx, end);
     h->cand = -1.0;
     arena_handover(h); /* nothing after the phases reads the arena */
     if (!h->failed)
         KERNEL(ops, K_DT, h->cand = lagrange_dt_candidate(k.m, k.f, &h->hp, h->n[K_DT], &h->cand_cell));
-    h->dev.current = 0; /* the host's from here on (the point's ghosts arrive there) */
     double v[3] = {h->cand, h->failed ? -1.0 : 0.0, -h->density_ratio};
     ops->reduce_start(ops->ctx, v);
     ops->sync_finish(ops->ctx, end);
+    if (k.there) /* the ghosts it wrote */
+        ops->device_point(ops->ctx, end, 0);
     ops->reduce_finish(ops->ctx, out);
 }
 

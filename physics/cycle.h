@@ -144,6 +144,10 @@ void hydro_splits_free(struct hydro *h);
 /* The split of kernel k's items, or NULL for a kernel always called whole. */
 const struct item_split *hydro_split(const struct hydro *h, enum kernel k);
 
+/* The fields' latest values into the host's arrays: the offload build keeps them on the
+ * accelerator from one cycle to the next; anything but the cycle reads them after this. */
+void hydro_to_host(struct hydro *h);
+
 /* One cycle (number cycle: the first sweep of a directional remap) with steps dt and dt_old:
  * the state goes from level n to n + 1, h->failed and the candidate are set, and out gets the
  * reduced candidate, failure flag (out[1] < 0: some rank failed) and minus the largest density

@@ -276,62 +276,141 @@ void device_array(struct device_copy *d, const void *host, size_t bytes, int bac
     }
 }
 
-/* The copy of item list items (n long) on the accelerator, made at its first use. */
+/* The copy of item list items (n long) on the accelerator, made at its first use; NULL when it
+ * has no room. */
 static const int32_t *list_of(struct device_copy *d, const int32_t *items, int n)
 {
     for (int i = 0; i < d->nlists; i++)
-        if (d->lists[i].host == items)
+        if (d->lists[i].host == items && d->lists[i].n == n)
             return d->lists[i].dev;
     const size_t bytes = (size_t)n * sizeof *items;
     int32_t *dev = omp_target_alloc(bytes, d->device);
-    if (!dev || omp_target_memcpy(dev, items, bytes, 0, 0, d->device, omp_get_initial_device()))
+    if (!dev)
         return NULL;
+    if (omp_target_memcpy(dev, items, bytes, 0, 0, d->device, omp_get_initial_device())) {
+        omp_target_free(dev, d->device);
+        return NULL;
+    }
     d->lists = xrealloc(d->lists, (size_t)(d->nlists + 1) * sizeof *d->lists);
-    d->lists[d->nlists++] = (struct device_list){items, dev};
+    d->lists[d->nlists++] = (struct device_list){items, dev, n};
+    d->bytes_to += (double)bytes;
     return dev;
 }
 
-/* Staging for need doubles on both sides: 0 when the accelerator has no room. */
+/* Staging for need doubles on both sides (the old one kept when there is no room for more). */
 static int stage_for(struct device_copy *d, size_t need)
 {
     if (need <= d->stage_cap)
-        return 1;
+        return 0;
+    double *stage = omp_target_alloc(need * sizeof *stage, d->device);
+    if (!stage)
+        return -1;
     omp_target_free(d->stage, d->device);
-    d->stage = omp_target_alloc(need * sizeof *d->stage, d->device);
+    d->stage = stage;
     d->stage_here = xrealloc(d->stage_here, need * sizeof *d->stage_here);
-    d->stage_cap = d->stage ? need : 0;
-    return d->stage != NULL;
+    d->stage_cap = need;
+    return 0;
 }
 
-void device_items_back(struct device_copy *d, double *host, int stride, int ncomp, const int32_t *items, int n)
+/* Up to STAGE_VARS arrays' copies, their layouts and their places in the staging array. */
+enum { STAGE_VARS = 8 };
+struct stage_vars {
+    double *src[STAGE_VARS];
+    int stride[STAGE_VARS], ncomp[STAGE_VARS];
+    size_t off[STAGE_VARS];
+    int nv;
+};
+
+/* On the accelerator: the n items' values (idx) of every array of sv gathered into the staging
+ * array (back), or placed from it. One kernel for them all. */
+static void stage_kernel(const struct stage_vars *sv, const int32_t *idx, int n, double *stage, int back, int device)
 {
-    const double *src = NULL; /* host's copy there */
-    const size_t end = ((size_t)items[n - 1] * (size_t)stride + (size_t)ncomp) * sizeof *host; /* sorted */
-    for (int i = 0; d->on && n > 0 && i < d->nblocks; i++) {
-        const char *lo = d->block[i].host, *p = (const char *)host;
+    const struct stage_vars v = *sv;
+    if (back) {
+        PAR_PRAGMA(omp target teams distribute parallel for is_device_ptr(idx, stage) firstprivate(v) device(device))
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < v.nv; k++)
+                for (int c = 0; c < v.ncomp[k]; c++)
+                    stage[v.off[k] + (size_t)i * (size_t)v.ncomp[k] + (size_t)c] =
+                        v.src[k][(size_t)idx[i] * (size_t)v.stride[k] + (size_t)c];
+    } else {
+        PAR_PRAGMA(omp target teams distribute parallel for is_device_ptr(idx, stage) firstprivate(v) device(device))
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < v.nv; k++)
+                for (int c = 0; c < v.ncomp[k]; c++)
+                    v.src[k][(size_t)idx[i] * (size_t)v.stride[k] + (size_t)c] =
+                        stage[v.off[k] + (size_t)i * (size_t)v.ncomp[k] + (size_t)c];
+    }
+}
+
+/* The copy of host array a (its last item's values at a[last * stride]) there, or NULL. */
+static double *copy_in_block(const struct device_copy *d, const struct device_var *a, int32_t last)
+{
+    const char *p = (const char *)a->data;
+    const size_t end = ((size_t)last * (size_t)a->stride + (size_t)a->ncomp) * sizeof *a->data;
+    for (int i = 0; i < d->nblocks; i++) {
+        const char *lo = d->block[i].host;
         const int moves = d->block[i].kind == BLOCK_FIELDS || d->block[i].kind == BLOCK_SCRATCH;
         if (moves && p >= lo && p + end <= lo + d->block[i].bytes)
-            src = (const double *)((const char *)d->block[i].dev + (p - lo));
+            return (double *)((char *)d->block[i].dev + (p - lo));
     }
-    if (!src)
-        return;
+    return NULL;
+}
+
+/* The values of the n items of the arrays of sv between the host's arrays (a) and the staging
+ * array on the host, then between the two staging arrays. */
+static int stage_host(struct device_copy *d, const struct device_var *const *a, const struct stage_vars *sv,
+                      const int32_t *items, int n, int back, size_t bytes)
+{
+    double *here = d->stage_here;
+    if (back && omp_target_memcpy(here, d->stage, bytes, 0, 0, omp_get_initial_device(), d->device))
+        return -1;
+    for (int k = 0; k < sv->nv; k++)
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < sv->ncomp[k]; c++) {
+                double *h = &a[k]->data[(size_t)items[i] * (size_t)sv->stride[k] + (size_t)c];
+                double *s = &here[sv->off[k] + (size_t)i * (size_t)sv->ncomp[k] + (size_t)c];
+                *(back ? h : s) = *(back ? s : h);
+            }
+    if (!back && omp_target_memcpy(d->stage, here, bytes, 0, 0, d->device, omp_get_initial_device()))
+        return -1;
+    *(back ? &d->bytes_from : &d->bytes_to) += (double)bytes;
+    return 0;
+}
+
+int device_items(struct device_copy *d, const struct device_var *vars, int nvars, const int32_t *items, int n,
+                 int back)
+{
+    if (!d->on || n <= 0)
+        return 0;
     const int32_t *idx = list_of(d, items, n);
-    const size_t need = (size_t)n * (size_t)ncomp;
-    if (!idx || !stage_for(d, need)) { /* no room there: the span instead */
-        const size_t first = (size_t)items[0] * (size_t)stride * sizeof *host;
-        update(d, (char *)host + first, end - first, 1);
-        return;
+    if (!idx)
+        return -1;
+    for (int first = 0; first < nvars; first += STAGE_VARS) { /* one staging piece per STAGE_VARS arrays */
+        struct stage_vars sv = {.nv = 0};
+        const struct device_var *a[STAGE_VARS];
+        size_t need = 0;
+        for (int k = first; k < nvars && k < first + STAGE_VARS; k++) {
+            double *src = copy_in_block(d, &vars[k], items[n - 1]); /* items in increasing order */
+            if (!src) /* no copy there: no kernel there reads it */
+                continue;
+            a[sv.nv] = &vars[k];
+            sv.src[sv.nv] = src, sv.stride[sv.nv] = vars[k].stride, sv.ncomp[sv.nv] = vars[k].ncomp;
+            sv.off[sv.nv++] = need;
+            need += (size_t)n * (size_t)vars[k].ncomp;
+        }
+        if (sv.nv == 0)
+            continue;
+        if (stage_for(d, need))
+            return -1;
+        if (back)
+            stage_kernel(&sv, idx, n, d->stage, 1, d->device);
+        if (stage_host(d, a, &sv, items, n, back, need * sizeof *d->stage))
+            return -1;
+        if (!back)
+            stage_kernel(&sv, idx, n, d->stage, 0, d->device);
     }
-    double *stage = d->stage;
-    PAR_PRAGMA(omp target teams distribute parallel for is_device_ptr(src, idx, stage) device(d->device))
-    for (int i = 0; i < n; i++)
-        for (int c = 0; c < ncomp; c++)
-            stage[(size_t)i * (size_t)ncomp + (size_t)c] = src[(size_t)idx[i] * (size_t)stride + (size_t)c];
-    omp_target_memcpy(d->stage_here, stage, need * sizeof *stage, 0, 0, omp_get_initial_device(), d->device);
-    for (int i = 0; i < n; i++)
-        for (int c = 0; c < ncomp; c++)
-            host[(size_t)items[i] * (size_t)stride + (size_t)c] = d->stage_here[(size_t)i * (size_t)ncomp + (size_t)c];
-    d->bytes_from += (double)(need * sizeof *stage);
+    return 0;
 }
 
 void device_fields_to(struct device_copy *d) { fields_copy(d, 0); }
@@ -363,9 +442,11 @@ void device_walls(struct device_copy *d, const struct walls *w)
 #else /* no offload: the host's structures serve */
 
 void device_array(struct device_copy *d, const void *host, size_t bytes, int back) { (void)d, (void)host, (void)bytes, (void)back; }
-void device_items_back(struct device_copy *d, double *host, int stride, int ncomp, const int32_t *items, int n)
+int device_items(struct device_copy *d, const struct device_var *vars, int nvars, const int32_t *items, int n,
+                 int back)
 {
-    (void)d, (void)host, (void)stride, (void)ncomp, (void)items, (void)n;
+    (void)d, (void)vars, (void)nvars, (void)items, (void)n, (void)back;
+    return 0;
 }
 
 int device_built(void) { return 0; }

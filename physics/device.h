@@ -16,9 +16,10 @@ struct hydro;
 
 enum { DEVICE_BLOCKS_MAX = 40 };
 
-/* What a block holds: the mesh's connectivity (copied once), a field (over and back once a cycle:
- * device_fields_to and _from), scratch that neither side reads across the cycles' ends (the
- * arena, the remap's flags: only the synchronisations' spans move, device_array), the walls. */
+/* What a block holds: the mesh's connectivity (copied once), a field (over when the host has
+ * changed it, back when the host reads it: device_fields_to and _from), scratch that neither side
+ * reads across the cycles' ends (the arena, the remap's flags: only what the host reads moves,
+ * device_array), the walls. */
 enum device_kind { BLOCK_MESH, BLOCK_FIELDS, BLOCK_SCRATCH, BLOCK_WALLS };
 
 /* One host array with its copy. */
@@ -45,6 +46,7 @@ struct device_copy {
     struct device_list {
         const int32_t *host;
         int32_t *dev;
+        int n;
     } *lists;
     int nlists;
     double *stage, *stage_here; /* on the accelerator, on the host */
@@ -65,11 +67,19 @@ void device_fields_from(struct device_copy *d);
 /* bytes of a field's array from host (a part of a copied block) to the accelerator, or back;
  * nothing for an array that has no copy there (no kernel there reads it). */
 void device_array(struct device_copy *d, const void *host, size_t bytes, int back);
-/* The values of n items of a field's array (host: item i's ncomp values at host[i * stride])
- * from the accelerator: gathered there, copied back in one piece, placed here. The list items is
- * copied there at its first use and kept until detach (its owner keeps it unchanged till then).
- * Nothing for an array that has no copy there. */
-void device_items_back(struct device_copy *d, double *host, int stride, int ncomp, const int32_t *items, int n);
+/* A field's array on the host: item i's ncomp values at data[i * stride]. */
+struct device_var {
+    double *data;
+    int stride, ncomp;
+};
+/* The values of n items (in increasing order) of the arrays vars[nvars] from the accelerator
+ * (back: gathered there by one kernel, copied back in one piece, placed here) or over to it
+ * (gathered here, placed there); an array with no copy there is left out (no kernel there reads
+ * it). The list items is copied there at its first use and kept until detach (its owner keeps it
+ * unchanged till then). 0, or -1 when the accelerator has no room for the list or the staging, or
+ * a copy fails. */
+int device_items(struct device_copy *d, const struct device_var *vars, int nvars, const int32_t *items, int n,
+                 int back);
 /* 1 in the offload build. */
 int device_built(void);
 /* 1 when OMP_TARGET_OFFLOAD is MANDATORY (any case): the user wants an accelerator or a stop.

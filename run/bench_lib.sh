@@ -14,3 +14,7 @@ bytes_avg_of() { sed -n 's/.*Bytes sent per cycle over ranks: min [0-9]* (rank [
 # loop_max FILE, sync_max FILE: the slowest rank's loop and sync seconds, from the table over ranks
 loop_max() { awk '/Timers over/ {g = 1} g && $2 == "loop" {print $6; exit}' "$1"; }
 sync_max() { awk '/Timers over/ {g = 1} g && $2 == "sync" {print $6; exit}' "$1"; }
+# sources_hash TOP: a checksum of the C sources and the Makefile under TOP (a build's, without git)
+sources_hash() {
+    (cd "$1" && find mesh physics io miniapp -name '*.[ch]' | LC_ALL=C sort | xargs cat Makefile | md5sum | cut -c1-12)
+}

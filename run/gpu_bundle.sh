@@ -8,11 +8,12 @@
 # bundle. glibc stays the machine's own: bundle/glibc names the newest version the bundle's files
 # ask for, and run/gpu_run.sh checks the machine against it before anything runs.
 # Then: run/gpu_run.sh on the GPU machine (its header says how the archive travels).
-# usage: run/gpu_bundle.sh [-o ARCHIVE]  (default gpu-bundle.tar.xz at the top; git ignores it)
+# usage: run/gpu_bundle.sh [-o ARCHIVE]  (default gpu-bundle.tar.gz at the top, git ignores it;
+# .tar.xz is smaller, but GNU tar needs the xz program to unpack it, which an image may lack)
 # env: HYDRO (ordinary build, default build/hydro), HYDRO_GPU (default build-nvptx/hydro)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-out=$top/gpu-bundle.tar.xz
+out=$top/gpu-bundle.tar.gz
 while getopts o: opt; do
     case $opt in
     o) out=$OPTARG ;;
@@ -60,7 +61,13 @@ elves="$b/root/hydro/hydro $b/root/hydro/hydro-nvptx"
 put /usr/bin/orterun /usr/bin/orted /usr/bin/h5diff /usr/bin/h5dump "$nvptx" "$ompi"/*.so "$pmix"/lib/pmix/*.so
 elves="$elves $(cd "$b/root" && find . -type f -name '*.so*' -o -type f -path './usr/bin/*' | sed "s|^\.|$b/root|")"
 # shellcheck disable=SC2086
-libs=$(for e in $elves; do ldd "$e"; done | awk '/=> \// { print $3 }' | sort -u)
+found=$(for e in $elves; do ldd "$e"; done)
+if printf '%s\n' "$found" | grep -q 'not found'; then
+    echo "$0: libraries missing here, so not in the bundle:" >&2
+    printf '%s\n' "$found" | grep 'not found' | sort -u >&2
+    exit 2
+fi
+libs=$(printf '%s\n' "$found" | awk '/=> \// { print $3 }' | sort -u)
 for l in $libs; do
     is_glibc "$l" || put "$l"
 done
@@ -87,6 +94,7 @@ wrap() {
 b=\$(cd "\$(dirname "\$0")/.." && pwd)
 export LD_LIBRARY_PATH=${libpath#:}\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
 export OPAL_PREFIX=\$b/root/usr OPAL_SYSCONFDIR=\$b/root/etc/openmpi PMIX_PREFIX=\$b/root$pmix
+export PMIX_MCA_mca_base_component_path=\$b/root$pmix/lib/pmix # its prefix does not move its plugins
 export OMPI_MCA_plm=\${OMPI_MCA_plm:-isolated} # one machine: ranks start here, no ssh (the image has none)
 exec "\$b/root$2" "\$@"
 EOF
@@ -97,7 +105,9 @@ wrap hydro-nvptx /hydro/hydro-nvptx
 wrap mpirun /usr/bin/orterun
 wrap h5diff /usr/bin/h5diff
 wrap h5dump /usr/bin/h5dump
-(cd "$top" && git rev-parse --short HEAD) > "$b/commit" 2>/dev/null || echo unknown > "$b/commit"
+(cd "$top" && git describe --always --dirty) > "$b/commit" 2>/dev/null || echo unknown > "$b/commit"
+. "$top/run/bench_lib.sh" # sources_hash: run/gpu_run.sh checks the tree it runs from against it
+sources_hash "$top" > "$b/sources"
 tar -C "$stage" -caf "$out" hydro-gpu # compressed as its name says (.tar.xz, .tar.gz)
 echo "$out: $(du -h "$out" | cut -f1) ($(du -sh "$b" | cut -f1) unpacked), $(echo "$libs" | wc -l) libraries," \
     "glibc $(cat "$b/glibc") or newer wanted, commit $(cat "$b/commit")"

@@ -2,12 +2,14 @@
 # Runs the NVIDIA offload build on a GPU machine from the archive run/gpu_bundle.sh makes (issue 18):
 # unpacks it in a scratch folder, checks the machine's glibc against the newest version the bundle
 # asks for, names the GPU (nvidia-smi), runs the offload build for two cycles of a small deck with
-# OMP_TARGET_OFFLOAD=MANDATORY (on failure again with GOMP_DEBUG=1, whose tail says why), then
-# run/offload_gpu.sh with the bundle's programs and the options given; its table is what
-# BENCHMARKS.md's "Accelerators" section records.
+# OMP_TARGET_OFFLOAD=MANDATORY (on failure again with GOMP_DEBUG=1, whose tail says why) and says
+# where libgomp's NVIDIA plugin and CUDA's driver library were loaded from, compares a 2-rank run
+# of the offload build (two ranks on one device: the synchronisations' copies) with the host
+# build's, then runs run/offload_gpu.sh with the bundle's programs and the options given; its
+# table is what BENCHMARKS.md's "Accelerators" section records.
 # On a lent machine (the device tool), with the archive carried (git ignores it):
 #   sh run/gpu_bundle.sh                                      # here
-#   sh run/gpu_run.sh gpu-bundle.tar.xz -r 3 -n 100           # there (carry: gpu-bundle.tar.xz)
+#   sh run/gpu_run.sh gpu-bundle.tar.gz -r 3 -n 100           # there (carry: gpu-bundle.tar.gz)
 # usage: run/gpu_run.sh ARCHIVE [offload_gpu.sh options]
 # env: OMP_TARGET_OFFLOAD (default MANDATORY: stop rather than fall back to the host)
 set -eu
@@ -34,8 +36,11 @@ if [ "$oldest" != "$want" ]; then
     echo "$0: this machine has glibc $have; the bundle's libraries (Debian's) want $want or newer" >&2
     exit 2
 fi
-here=$(cd "$top" && git rev-parse --short HEAD 2>/dev/null || echo '?')
-echo "bundle of commit $(cat "$b/commit"), this tree at $here; glibc $have (bundle wants $want)"
+. "$top/run/bench_lib.sh" # sources_hash
+echo "bundle of commit $(cat "$b/commit"); glibc $have (bundle wants $want)"
+if [ "$(sources_hash "$top")" != "$(cat "$b/sources")" ]; then
+    echo "$0: warning: this tree's sources are not those the bundle was built from (run/gpu_bundle.sh anew)" >&2
+fi
 if command -v nvidia-smi > /dev/null; then
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
 else
@@ -43,8 +48,8 @@ else
 fi
 [ "$(id -u)" != 0 ] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export PATH="$b/bin:$PATH" OMP_TARGET_OFFLOAD="${OMP_TARGET_OFFLOAD:-MANDATORY}"
-smoke() {
-    (cd "$dir" && mpirun -np 1 hydro-nvptx "$top/inputs/bench/mahyco.ini" \
+smoke() { # the loader's log of the libraries it loads in $dir/ld.PID
+    (cd "$dir" && LD_DEBUG=libs LD_DEBUG_OUTPUT="$dir/ld" mpirun -np 1 hydro-nvptx "$top/inputs/bench/mahyco.ini" \
         mesh.nx=10 run.max_cycles=2 output.checkpoint_period=-1)
 }
 if ! smoke > "$dir/smoke.log" 2>&1; then
@@ -54,4 +59,31 @@ if ! smoke > "$dir/smoke.log" 2>&1; then
     exit 1
 fi
 grep -h 'Offload' "$dir/smoke.log" | sed 's/^\*I-[A-Za-z]* *//'
+if grep -q -e '^Sorry!' -e 'No such file' -e 'not found' "$dir/smoke.log"; then # a piece the bundle lacks
+    echo "$0: warning: the run said:" >&2
+    grep -h -A3 -e '^Sorry!' -e 'No such file' -e 'not found' "$dir/smoke.log" | head -n 12 >&2
+fi
+loaded() { grep -h "calling init: .*$1" "$dir"/ld.* 2> /dev/null | sed 's/.*calling init: //' | head -n 1; }
+echo "libgomp's NVIDIA plugin: $(loaded libgomp-plugin-nvptx)" | sed 's/: $/: not loaded/'
+echo "CUDA's driver library: $(loaded libcuda.so)" | sed 's/: $/: not loaded/'
+rm -f "$dir"/ld.*
+# two ranks on one device, against the host build: what the synchronisations copy there and back
+two() {
+    mkdir -p "$dir/$1" && (cd "$dir/$1" && mpirun -np 2 "$2" "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 \
+        mesh.nz=8 run.max_cycles=12 output.checkpoint_period=0 > log 2>&1)
+}
+if ! { two host2 hydro && two dev2 hydro-nvptx; }; then
+    tail -n 20 "$dir"/*2/log >&2
+    echo "$0: a 2-rank run failed" >&2
+    exit 1
+fi
+a=$(ls "$dir"/host2/checkpoints/hydro_*.h5 | tail -n 1) d=$(ls "$dir"/dev2/checkpoints/hydro_*.h5 | tail -n 1)
+same=yes close=yes
+sh "$top/test/h5same.sh" --any-version "$a" "$d" > /dev/null 2>&1 || same=no
+for obj in /cells/density /cells/internal_energy /nodes/velocity; do
+    h5diff -q -p 1e-9 "$a" "$d" "$obj" "$obj" > /dev/null 2>&1 || close=no
+done
+echo "two ranks on one device (3D deck 40 x 8 x 8, 12 cycles): dump bit for bit the host build's: $same;" \
+    "within 1e-9: $close"
+grep -h 'Offload: this rank' "$dir/dev2/log" | sed 's/^\*I-[A-Za-z]* *//'
 HYDRO=$b/bin/hydro HYDRO_GPU=$b/bin/hydro-nvptx MPIRUN=mpirun sh "$top/run/offload_gpu.sh" "$@"

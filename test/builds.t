@@ -49,7 +49,7 @@ if command -v x86_64-linux-gnu-accel-nvptx-none-gcc-12 > /dev/null 2>&1; then
     (cd "$tmp/d" && OMP_TARGET_OFFLOAD=mandatory mpi 2 "$tmp/nvptx/hydro" "$@" > run.out 2>&1)
     rc=$?
     if [ -z "$gpu" ]; then # no silent fall-back when the user asks for the accelerator
-        said='hydro: rank 0: .*OMP_TARGET_OFFLOAD=MANDATORY, and this offload build finds no accelerator'
+        said='hydro: rank 0: .*OMP_TARGET_OFFLOAD=MANDATORY, and the offload build finds no accelerator on this rank'
         [ $rc -eq 1 ] && grep -q "$said" "$tmp/d/run.out" &&
             [ "$(grep -c 'finds no accelerator' "$tmp/d/run.out")" -eq 1 ]
     else
@@ -64,19 +64,26 @@ if command -v x86_64-linux-gnu-accel-nvptx-none-gcc-12 > /dev/null 2>&1; then
         diag "$out"
         r=$tmp/root
         sh "$top/test/bare_root.sh" "$r" && mkdir "$r/work" &&
-            tar -C "$top" -cf - run inputs test | tar -C "$r/work" -xf - && cp "$tmp/bundle.tar.gz" "$r/work/"
+            tar -C "$top" -cf - Makefile mesh physics io miniapp run inputs test | tar -C "$r/work" -xf - &&
+            cp "$tmp/bundle.tar.gz" "$r/work/"
         there='cd /work && HOME=/root OMP_TARGET_OFFLOAD=default sh run/gpu_run.sh bundle.tar.gz -r 1 -c 3 -n 20 -t 2'
         out=$(unshare --mount --propagation private sh -c "mount --bind /proc '$r/proc' && mount --bind /sys '$r/sys' &&
             mount --rbind /dev '$r/dev' && exec chroot '$r' /bin/sh -c '$there'" 2>&1)
         rc=$?
-        [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^| offload build (hydro-nvptx) | .* | yes | yes |$'
-        ok $? "run/gpu_run.sh runs it there: mpirun, the offload build, h5diff, dumps bit for bit (exit $rc)"
+        [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^| offload build (hydro-nvptx) | .* | yes | yes |$' &&
+            printf '%s\n' "$out" | grep -q "^two ranks on one device .*: dump bit for bit the host build's: yes;"
+        ok $? "run/gpu_run.sh runs it there: mpirun, the offload build on 1 and 2 ranks, h5diff, same dumps ($rc)"
         [ $rc -eq 0 ] || diag "$out"
+        printf '%s\n' "$out" | grep -q "^libgomp's NVIDIA plugin: /tmp/[^ ]*/hydro-gpu/root/" &&
+            ! printf '%s\n' "$out" | grep -q -e 'Sorry' -e 'No such file' -e 'not found' -e warning
+        rc=$?
+        ok $rc "... with libgomp's NVIDIA plugin from the bundle, and nothing missing said on the way"
+        [ $rc -eq 0 ] || diag "$(printf '%s\n' "$out" | grep -e plugin -e Sorry -e 'No such' -e 'not found' -e warning)"
     else
-        skip 2 "the GPU bundle's check needs root, busybox and unshare (make deps-all installs busybox-static)"
+        skip 3 "the GPU bundle's check needs root, busybox and unshare (make deps-all installs busybox-static)"
     fi
 else
-    skip 5 "gcc-12-offload-nvptx not installed (make deps-all installs it)"
+    skip 6 "gcc-12-offload-nvptx not installed (make deps-all installs it)"
 fi
 
 # ---- libFuzzer harnesses ----

@@ -1,6 +1,6 @@
 #!/bin/sh
-# The offload build (issue 18; make offload, physics/device.h): the kernels marked DEVICE_FOR and
-# DEVICE_REGION run on clang's x86_64 offload plugin, an accelerator whose memory is apart from
+# The offload build (issue 18; make offload, physics/device.h): the kernels written with DEVICE_FOR,
+# DEVICE_FOR_SUM and DEVICE_FOR_REDUCE run on clang's x86_64 offload plugin, an accelerator whose memory is apart from
 # the host's (OMP_TARGET_OFFLOAD=MANDATORY: no silent fall-back to the host), and every case gives
 # the dump of the ordinary build bit for bit: an array the accelerator's copies lack is NULL
 # there (the run crashes), one not brought back to the host before a synchronisation sends it,
@@ -11,7 +11,8 @@
 # Sedov 2D with remap on 3 ranks, the triple point with three materials (their cells and remap on
 # the host), Noh 2D Lagrange-only (walls copied at every cycle), the MicroHydro deck shuffling
 # cells (copies made anew on each new mesh), a failing run naming the same cell and check, and
-# the listing's lines.
+# the listing's lines; Lagrange-only Sedov on the Gmsh quarter disc (walls from positions that
+# changed there); dumps and listed totals between the fields' copies back.
 . test/lib.sh
 OFFLOAD=${HYDRO_OFFLOAD_BUILD:-build-offload}
 case $OFFLOAD in /*) ;; *) OFFLOAD=$top/$OFFLOAD ;; esac
@@ -52,7 +53,7 @@ same() {
     [ $rc -eq 0 ] || diag "$out$(cat "$name.dev/err")"
 }
 
-echo "1..12"
+echo "1..15"
 same sod3d_split 2 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
     output.checkpoint_period=0
 grep -q 'Offload: the kernels of the cycle on accelerator 0 .*on the host the synchronisations and nothing else' \
@@ -76,8 +77,33 @@ same sedov2d 3 "$top/inputs/sedov_2d.ini" physics.remap=euler mesh.nx=40 mesh.ny
 same triple_point_3mat 2 "$top/inputs/triple_point_3mat.ini" run.max_cycles=30 output.checkpoint_period=0
 same noh2d_lagrange 2 "$top/inputs/noh_2d.ini" physics.remap=none mesh.nx=40 mesh.ny=40 run.max_cycles=30 \
     output.checkpoint_period=0
+# Lagrange-only on a curved boundary: the walls, built on the host at every cycle, from the
+# positions the accelerator moved
+same sedov_gmsh_lagrange 2 "$top/inputs/sedov_gmsh.ini" physics.remap=none run.max_cycles=30 \
+    output.checkpoint_period=0
 same shuffled 2 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
     loadbalance.period=4 loadbalance.mode=shuffle output.checkpoint_period=0
+# the fields stay on the accelerator between cycles and come back when the host reads them: every
+# dump (here on cycles without a listing line) and every listed total (on cycles without a dump)
+# the ordinary build's (one rank: the host gets nothing from the synchronisations)
+set -- "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 output.checkpoint_period=5 \
+    output.listing_period=3
+run every.host "$HYDRO" 1 "$@"
+run every.dev "$OFFLOAD/hydro" 1 "$@"
+n=0 bad=
+for a in every.host/checkpoints/hydro_*.h5; do
+    n=$((n + 1))
+    sh "$top/test/h5same.sh" --any-version "$a" "every.dev/checkpoints/${a##*/}" > /dev/null 2>&1 || bad="$bad ${a##*/}"
+done
+[ $n -eq 3 ] && [ -z "$bad" ] && grep -q 'rc=0' every.dev/err
+ok $? "dumps on cycles 5 and 10 and the last, between listing lines: bit for bit the ordinary build's ($n dumps)"
+[ -z "$bad" ] || diag "differ:$bad"
+grep 'Totals at' every.host/log | sed 's/^[^T]*//' > every.host/totals
+grep 'Totals at' every.dev/log | sed 's/^[^T]*//' > every.dev/totals
+[ "$(wc -l < every.host/totals)" -eq 4 ] && cmp -s every.host/totals every.dev/totals
+rc=$?
+ok $rc "the listing's totals on cycles 3, 6, 9 and 12, between dumps: the ordinary build's to the last digit"
+[ $rc -eq 0 ] || diag "$(diff every.host/totals every.dev/totals)"
 # a failure seen on the accelerator names the same cell and check as on the host
 run fail.host "$HYDRO" 1 "$top/inputs/sod_x.ini" mesh.nx=4000 physics.cfl=1 physics.dt_init=0.01 physics.dt_growth=2
 run fail.dev "$OFFLOAD/hydro" 1 "$top/inputs/sod_x.ini" mesh.nx=4000 physics.cfl=1 physics.dt_init=0.01 \
