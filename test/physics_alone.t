@@ -1,8 +1,9 @@
 #!/bin/sh
 # physics/ stands alone: every physics/*.c compiles with the plain C compiler (not mpicc), with
 # only physics/ and mesh/ on the include path, and with mpi.h, hdf5.h, metis.h and the Zoltan and
-# Scotch headers replaced by headers that stop the compilation: the physics layer is plain C over flat arrays, which can be
-# compiled, vectorised or offloaded without MPI or HDF5.
+# Scotch headers replaced by headers that stop the compilation: the physics layer is plain C over
+# flat arrays, which can be compiled, vectorised or offloaded without MPI or HDF5; with clang, the
+# offload build's physics too.
 . test/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -23,4 +24,16 @@ for f in "$top"/physics/*.c; do
     ok $rc "physics/$(basename "$f") compiles with $CC_PLAIN, without MPI, HDF5, METIS, Zoltan or Scotch headers"
     [ $rc -eq 0 ] || diag "$out"
 done
+# the offload build's physics too (-DHYDRO_OFFLOAD, clang's OpenMP target offload, as make offload
+# compiles it): its device copies and kernels stay plain C and OpenMP
+if command -v clang > /dev/null 2>&1; then
+    for f in "$top"/physics/*.c; do
+        out=$(CC_PLAIN="clang -fopenmp -fopenmp-targets=x86_64-pc-linux-gnu -DHYDRO_OFFLOAD" compile "$f")
+        rc=$?
+        ok $rc "physics/$(basename "$f") compiles so for the offload build (clang, -DHYDRO_OFFLOAD)"
+        [ $rc -eq 0 ] || diag "$out"
+    done
+elif [ "${CI:-}" = true ]; then
+    ok 1 "clang is installed (make deps installs it: the offload build)"
+fi
 done_testing
