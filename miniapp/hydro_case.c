@@ -267,8 +267,9 @@ static void *hydro_create(struct run *run)
     device_walls(&s->h.dev, &s->h.walls);
     if (s->h.dev.on)
         listing_printf(run->lst, "Internal", "Offload: the kernels of the cycle on accelerator %d (OpenMP target "
-                       "offload), the fields kept there between cycles (back when the host reads them), and around each "
-                       "synchronisation what it sends and receives; on the host the synchronisations and %s",
+                       "offload), the fields kept there between cycles (back when the host reads them), and "
+                       "around each synchronisation what it sends and receives; on the host the synchronisations "
+                       "and %s",
                        s->h.dev.device,
                        s->h.hp.nmat > 1  ? "the materials' save, cells and remap (the material store)"
                        : s->h.overlap && s->h.hp.remap ? "the remap (exchanges left in flight over its kernels)"

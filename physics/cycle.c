@@ -77,9 +77,9 @@ static void fields_here(struct hydro *h)
 
 void hydro_to_host(struct hydro *h) { fields_here(h); }
 
-/* A synchronisation point (or its start) while the kernels run on the accelerator: the arrays of
- * the point's fields back on the host before it, over again after it (no exchange stays in flight
- * there). */
+/* A synchronisation point (or its start) while the kernels run on the accelerator: the values it
+ * sends back on the host before it, the ghosts it wrote over again after it (no exchange stays in
+ * flight there). */
 static void sync_there(const struct cycle_ops *ops, const struct kargs *k, enum sync_point p, int start)
 {
     if (k->there)
