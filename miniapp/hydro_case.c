@@ -191,8 +191,9 @@ static void hydro_attach(void *self, struct run *run)
     walls_build(m, s->h.hp.remap ? s->h.f.x_init : s->h.f.x, m->node_layer_start[m->nlayers], &s->h.walls);
     sync_points_record(&s->book, run, s->pattern, s->h.hp.remap, s->id); /* the same order on every rank */
     device_attach(&s->h.dev, &s->h);
-    /* rather than a run on the host unasked; decided together, so that rank 0 speaks for all */
-    if (device_built() && device_mandatory() && comm_max_int(run->comm, !s->h.dev.on))
+    /* rather than a run on the host unasked; decided together (every rank of the offload build, whatever
+     * its environment), so that rank 0 speaks for all */
+    if (device_built() && comm_max_int(run->comm, device_mandatory() && !s->h.dev.on))
         hydro_fatal_shared_at(run->comm, EXIT_RUNTIME, __FILE__, __LINE__, "OMP_TARGET_OFFLOAD=MANDATORY, and the "
                               "offload build finds no accelerator on %s (omp_get_num_devices() is 0): unset it to "
                               "run every kernel on the host", s->h.dev.on ? "some rank" : "this rank");
@@ -345,7 +346,7 @@ static int hydro_cycle_op(void *self, struct run *run)
     struct scheme *s = self;
     struct mesh *m = run->mesh;
     if (run->cycle == run->cfg.test_nan_cycle) { /* [run] test_nan_*: for tests of the failure path only */
-        hydro_to_host(&s->h);
+        hydro_to_host_for_writing(&s->h);
         for (int32_t c = 0; c < m->ncells_owned; c++)
             if (m->cell_gid[c] == run->cfg.test_nan_cell)
                 s->h.f.e[c] = NAN;

@@ -210,6 +210,7 @@ static void cost_measure(struct loadbalance *lb, struct run *run, double seconds
 {
     const long n = 200000;
     const struct mesh *m = run->mesh;
+    case_to_host(run); /* the cost model reads the fields */
     const double eval = case_burn_seconds(run, n) / n;
     int q_id = registry_flagged(&run->reg, VAR_SHOCK);
     const double *q = q_id >= 0 ? run->reg.v[q_id].data : NULL;
@@ -799,6 +800,7 @@ void lb_step(struct loadbalance *lb, struct run *run)
     if (cfg->lb_period <= 0 || run->cycle % cfg->lb_period != 0)
         return;
     timers_start(&run->tm, TIMER_BALANCE);
+    case_to_host(run); /* the weights read the fields (the case's activity, the cost model) */
     struct stats st;
     comm_stats(run->comm, &lb->busy, 1, &st);
     double measured = st.min > 0 ? (st.max - st.min) / st.min : 0;

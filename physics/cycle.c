@@ -58,24 +58,30 @@ static struct kargs kargs_of(struct hydro *h)
 }
 
 /* The fields' latest values over to the accelerator (every array: the host may have changed any
- * since they came back), or back to the host for good: the host computes from there on. */
+ * since it computed last), or back to the host for good: the host computes from there on. */
 static void fields_there(struct hydro *h)
 {
     if (h->dev.on && !h->dev.current) {
         device_fields_to(&h->dev);
-        h->dev.current = 1;
+        h->dev.current = h->dev.here = 1;
+    }
+}
+
+void hydro_to_host(struct hydro *h)
+{
+    if (h->dev.current && !h->dev.here) {
+        device_fields_from(&h->dev);
+        h->dev.here = 1; /* the copies stay valid: read only, the host leaves them as they are */
     }
 }
 
 static void fields_here(struct hydro *h)
 {
-    if (h->dev.current) {
-        device_fields_from(&h->dev);
-        h->dev.current = 0;
-    }
+    hydro_to_host(h);
+    h->dev.current = 0;
 }
 
-void hydro_to_host(struct hydro *h) { fields_here(h); }
+void hydro_to_host_for_writing(struct hydro *h) { fields_here(h); }
 
 /* A synchronisation point (or its start) while the kernels run on the accelerator: the values it
  * sends back on the host before it, the ghosts it wrote over again after it (no exchange stays in
@@ -111,10 +117,12 @@ static void lagrange_phase(struct hydro *h, const struct cycle_ops *ops, double 
     const struct kargs k0 = kargs_of(h); /* the fields may have stayed there since the last cycle */
     sync_there(ops, &k0, SP_SAVE, 0);
     fields_there(h);
+    const int x_here = h->dev.here; /* the host's positions are the accelerator's */
+    h->dev.here = 0;                /* the kernels change the copies from here on */
     const struct kargs k = kargs_of(h);
     KERNEL(ops, K_GEOMETRY, lagrange_geometry(k.m, k.f, n[K_GEOMETRY]));
     if (!h->hp.remap) { /* walls follow the boundary as it moves (with the remap it never does) */
-        if (k.there) /* from the positions the last cycle left there */
+        if (k.there && !x_here) /* from the positions the last cycle left there */
             device_array(&h->dev, f->x, (size_t)m->nnodes * 3 * sizeof *f->x, 1);
         walls_free(&h->walls);
         walls_build(m, f->x, m->node_layer_start[m->nlayers], &h->walls);

@@ -145,8 +145,11 @@ void hydro_splits_free(struct hydro *h);
 const struct item_split *hydro_split(const struct hydro *h, enum kernel k);
 
 /* The fields' latest values into the host's arrays: the offload build keeps them on the
- * accelerator from one cycle to the next; anything but the cycle reads them after this. */
+ * accelerator from one cycle to the next; anything but the cycle reads them after this (the
+ * accelerator's copies stay valid). Before the host writes them: hydro_to_host_for_writing (the
+ * next cycle copies every field over). */
 void hydro_to_host(struct hydro *h);
+void hydro_to_host_for_writing(struct hydro *h);
 
 /* One cycle (number cycle: the first sweep of a directional remap) with steps dt and dt_old:
  * the state goes from level n to n + 1, h->failed and the candidate are set, and out gets the

@@ -32,6 +32,7 @@ struct device_block {
 struct device_copy {
     int on;     /* the arrays are on the accelerator */
     int current; /* its copies hold the fields' latest values (the host's may be older) */
+    int here;    /* with current: the host's arrays hold them too (brought back, no kernel since) */
     int device; /* its number: the rank's number modulo the node's devices */
     /* The host's structures with the copies' addresses in place of the arrays', themselves copied
      * to the accelerator; a member no kernel reads there is NULL (one that does fails at once). */

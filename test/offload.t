@@ -11,8 +11,9 @@
 # Sedov 2D with remap on 3 ranks, the triple point with three materials (their cells and remap on
 # the host), Noh 2D Lagrange-only (walls copied at every cycle), the MicroHydro deck shuffling
 # cells (copies made anew on each new mesh), a failing run naming the same cell and check, and
-# the listing's lines; Lagrange-only Sedov on the Gmsh quarter disc (walls from positions that
-# changed there); dumps and listed totals between the fields' copies back.
+# the listing's lines; Lagrange-only Noh with pattern minimal (its end-of-cycle exchange), Sedov on
+# the Gmsh quarter disc (walls from positions that changed there); dumps and listed totals between
+# the fields' copies back; the load balancer's decisions (its weights read the fields).
 . test/lib.sh
 OFFLOAD=${HYDRO_OFFLOAD_BUILD:-build-offload}
 case $OFFLOAD in /*) ;; *) OFFLOAD=$top/$OFFLOAD ;; esac
@@ -53,7 +54,7 @@ same() {
     [ $rc -eq 0 ] || diag "$out$(cat "$name.dev/err")"
 }
 
-echo "1..15"
+echo "1..18"
 same sod3d_split 2 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
     output.checkpoint_period=0
 grep -q 'Offload: the kernels of the cycle on accelerator 0 .*on the host the synchronisations and nothing else' \
@@ -77,6 +78,9 @@ same sedov2d 3 "$top/inputs/sedov_2d.ini" physics.remap=euler mesh.nx=40 mesh.ny
 same triple_point_3mat 2 "$top/inputs/triple_point_3mat.ini" run.max_cycles=30 output.checkpoint_period=0
 same noh2d_lagrange 2 "$top/inputs/noh_2d.ini" physics.remap=none mesh.nx=40 mesh.ny=40 run.max_cycles=30 \
     output.checkpoint_period=0
+# pattern minimal's end-of-cycle exchange of the Lagrange phase: its ghosts over to the accelerator
+same noh2d_lagrange_minimal 3 "$top/inputs/noh_2d.ini" physics.remap=none parallel.sync_pattern=minimal \
+    mesh.nx=40 mesh.ny=40 run.max_cycles=20 output.checkpoint_period=0
 # Lagrange-only on a curved boundary: the walls, built on the host at every cycle, from the
 # positions the accelerator moved
 same sedov_gmsh_lagrange 2 "$top/inputs/sedov_gmsh.ini" physics.remap=none run.max_cycles=30 \
@@ -104,6 +108,18 @@ grep 'Totals at' every.dev/log | sed 's/^[^T]*//' > every.dev/totals
 rc=$?
 ok $rc "the listing's totals on cycles 3, 6, 9 and 12, between dumps: the ordinary build's to the last digit"
 [ $rc -eq 0 ] || diag "$(diff every.host/totals every.dev/totals)"
+# the load balancer's weights read the fields (the shock's cost model) between listing lines: the
+# same decisions, cells moved and weights
+same decisions 2 "$top/inputs/noh_2d.ini" physics.remap=none mesh.nx=40 mesh.ny=40 run.max_cycles=7 \
+    loadbalance.period=2 loadbalance.cost=shock loadbalance.weights=total loadbalance.decide=threshold \
+    loadbalance.threshold=0 output.listing_period=100 output.checkpoint_period=0
+said='Rebalance at cycle [0-9]* ([a-z]*): [0-9]* cells moved\|cell weights [0-9.]* -> [0-9.]*\|current one is kept'
+grep -o "$said" decisions.host/log > decisions.host/said
+grep -o "$said" decisions.dev/log > decisions.dev/said
+[ -s decisions.host/said ] && cmp -s decisions.host/said decisions.dev/said
+rc=$?
+ok $rc "... its rebalances the ordinary build's: $(grep -c 'cells moved' decisions.host/said) of 3 checks moved cells"
+[ $rc -eq 0 ] || diag "$(diff decisions.host/said decisions.dev/said)"
 # a failure seen on the accelerator names the same cell and check as on the host
 run fail.host "$HYDRO" 1 "$top/inputs/sod_x.ini" mesh.nx=4000 physics.cfl=1 physics.dt_init=0.01 physics.dt_growth=2
 run fail.dev "$OFFLOAD/hydro" 1 "$top/inputs/sod_x.ini" mesh.nx=4000 physics.cfl=1 physics.dt_init=0.01 \
