@@ -58,8 +58,17 @@ static void book_op(void *ctx, enum sync_point p, void (*fn)(struct sync_book *,
 }
 
 static void op_sync(void *ctx, enum sync_point p) { book_op(ctx, p, sync_book_run); }
+static void op_device_point(void *ctx, enum sync_point p, int back);
 static void op_sync_start(void *ctx, enum sync_point p) { book_op(ctx, p, sync_book_start); }
-static void op_sync_finish(void *ctx, enum sync_point p) { book_op(ctx, p, sync_book_finish); }
+
+static void op_sync_finish(void *ctx, enum sync_point p)
+{
+    struct scheme *s = ctx;
+    const int flying = s->book.in_flight == (int)p;
+    book_op(ctx, p, sync_book_finish);
+    if (flying && s->h.dev.current) /* its ghosts arrived only now: over to the accelerator */
+        op_device_point(ctx, p, 0);
+}
 
 static void op_reduce_start(void *ctx, const double v[3])
 {
@@ -156,6 +165,8 @@ static void copy_items(void *ctx, const struct registry *reg, const int *ids, in
 static void op_device_point(void *ctx, enum sync_point p, int back)
 {
     struct scheme *s = ctx;
+    if (!back && s->book.in_flight == (int)p) /* its ghosts have not arrived: op_sync_finish */
+        return;
     struct point_copy pc = {&s->h.dev, back, s->run->comm};
     sync_book_point_items(&s->book, p, back, copy_items, &pc);
 }
@@ -272,9 +283,8 @@ static void *hydro_create(struct run *run)
                        "around each synchronisation what it sends and receives; on the host the synchronisations "
                        "and %s",
                        s->h.dev.device,
-                       s->h.hp.nmat > 1  ? "the materials' save, cells and remap (the material store)"
-                       : s->h.overlap && s->h.hp.remap ? "the remap (exchanges left in flight over its kernels)"
-                                                       : "nothing else");
+                       s->h.hp.nmat > 1 ? "the materials' save, cells and remap (the material store)"
+                                        : "nothing else");
     else if (device_built())
         listing_printf(run->lst, "Internal", "Offload build: no accelerator found, every kernel on the host");
     /* the first step obeys dt_max and final_time too */

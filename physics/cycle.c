@@ -84,8 +84,8 @@ static void fields_here(struct hydro *h)
 void hydro_to_host_for_writing(struct hydro *h) { fields_here(h); }
 
 /* A synchronisation point (or its start) while the kernels run on the accelerator: the values it
- * sends back on the host before it, the ghosts it wrote over again after it (no exchange stays in
- * flight there). */
+ * sends back on the host before it, the ghosts it wrote over again after it (for a point left in
+ * flight, after its finish: device_point). */
 static void sync_there(const struct cycle_ops *ops, const struct kargs *k, enum sync_point p, int start)
 {
     if (k->there)
@@ -159,18 +159,17 @@ static void targets_and_active(struct hydro *h, const struct kargs *k, int sweep
 }
 
 /* One remap step to the targets of sweep (-1: the initial mesh). in_flight: the point started
- * after the previous step (hydro_cycle), finished here, or -1. Named synchronisations with work across them:
- * the inner items of a kernel run while the exchange is in flight, the outer ones after it. On the
- * accelerator (one material, no exchange in flight over kernels) every point is done at once,
- * between the fields' copies (sync_there). */
+ * after the previous step (hydro_cycle), finished here, or -1. Named synchronisations with work
+ * across them: the inner items of a kernel run while the exchange is in flight, the outer ones
+ * after it. On the accelerator (one material) likewise, what each point sends and writes going
+ * back and forth around it (sync_there; a point in flight sends its ghosts over when finished). */
 static void remap_step(struct hydro *h, const struct cycle_ops *ops, int sweep, int in_flight)
 {
-    const struct item_split *vs = &h->values_split, *ns = &h->nodes_split, *fs = &h->finish_split;
-    /* on the host: the material store, or exchanges in flight over kernels (and their item lists,
-     * which have no copies) */
-    if (h->hp.nmat > 1 || h->overlap || vs->item || ns->item || fs->item)
+    if (h->hp.nmat > 1) /* on the host: the material store */
         fields_here(h);
     const struct kargs k = kargs_of(h);
+    /* their lists: the host's, whose copies there the kernels read (device_attach) */
+    const struct item_split *vs = &h->values_split, *ns = &h->nodes_split, *fs = &h->finish_split;
     const struct mesh *m = k.m;
     struct hydro_fields *f = k.f;
     struct remap_work *w = k.w;
@@ -241,9 +240,7 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
      * them from the same values in the same order; test/overlap.t compares the dumps) */
     const enum sync_point end = h->hp.remap ? SP_END_REMAP : SP_END_LAGRANGE;
     const struct kargs k = kargs_of(h); /* the candidate where the fields' latest values are */
-    if (k.there) /* what the point sends; the fields stay there until the host reads them (hydro_to_host) */
-        ops->device_point(ops->ctx, end, 1);
-    ops->sync_start(ops->ctx, end);
+    sync_there(ops, &k, end, 1); /* the fields stay there until the host reads them (hydro_to_host) */
     h->cand = -1.0;
     arena_handover(h); /* nothing after the phases reads the arena */
     if (!h->failed)
@@ -251,8 +248,6 @@ void hydro_cycle(struct hydro *h, const struct cycle_ops *ops, long cycle, doubl
     double v[3] = {h->cand, h->failed ? -1.0 : 0.0, -h->density_ratio};
     ops->reduce_start(ops->ctx, v);
     ops->sync_finish(ops->ctx, end);
-    if (k.there) /* the ghosts it wrote */
-        ops->device_point(ops->ctx, end, 0);
     ops->reduce_finish(ops->ctx, out);
 }
 

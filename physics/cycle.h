@@ -105,8 +105,9 @@ struct cycle_ops {
     void (*kernel_end)(void *ctx, enum kernel k, enum kernel_part part);
     /* After the Lagrange phase, before the remap: the load balancer's extra work, if any. */
     void (*after_lagrange)(void *ctx);
-    /* Where the kernels run on an accelerator (the offload build): the arrays of point p's
-     * fields back from it (back) before the point, or over to it after. */
+    /* Where the kernels run on an accelerator (the offload build): the values point p sends back
+     * from it (back) before the point, or the ghosts it writes over to it after; for a point left
+     * in flight by sync_start, nothing over until sync_finish, which sends them over itself. */
     void (*device_point)(void *ctx, enum sync_point p, int back);
 };
 

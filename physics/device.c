@@ -73,9 +73,10 @@ static const struct member mesh_members[] = {
 };
 
 /* The blocks at most: the arena, each field's, each remap array's and phi, the element, each mesh
- * array's and the walls' three (some share one: the positions are the mesh's coordinates). */
+ * array's, the walls' three and the remap's three item lists (some share one: the positions are
+ * the mesh's coordinates). */
 _Static_assert(1 + sizeof field_members / sizeof *field_members + sizeof work_members / sizeof *work_members + 1 +
-                       1 + sizeof mesh_members / sizeof *mesh_members + 3 <=
+                       1 + sizeof mesh_members / sizeof *mesh_members + 3 + 3 <=
                    DEVICE_BLOCKS_MAX,
                "device_copy holds too few blocks");
 
@@ -224,6 +225,11 @@ void device_attach(struct device_copy *d, const struct hydro *h)
                  BLOCK_FIELDS);
     if (h->hp.remap)
         work_copy(d, &h->rw, h->m);
+    /* the remap kernels' item lists with the overlap (inner items, then outer ones): a kernel given
+     * the host's list (a pointer, not a structure's member) reads the copy mapped to it */
+    const struct item_split *hs[3] = {&h->values_split, &h->nodes_split, &h->finish_split};
+    for (int i = 0; i < 3; i++)
+        copy_of(d, hs[i]->item, (size_t)hs[i]->n * sizeof *hs[i]->item, BLOCK_MESH);
     mesh_copy(d, h->m);
     walls_copy(d, &h->walls);
     shadows(d, 1);
