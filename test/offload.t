@@ -54,7 +54,7 @@ same() {
     [ $rc -eq 0 ] || diag "$out$(cat "$name.dev/err")"
 }
 
-echo "1..18"
+echo "1..19"
 same sod3d_split 2 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
     output.checkpoint_period=0
 grep -q 'Offload: the kernels of the cycle on accelerator 0 .*on the host the synchronisations and nothing else' \
@@ -67,6 +67,10 @@ same sod3d_overlap 2 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz
 grep -q 'on the host the synchronisations and nothing else' sod3d_overlap.dev/log &&
     grep -q 'Overlap: [1-9][0-9.]* exchanges per cycle left in flight' sod3d_overlap.dev/log
 ok $? "... and with exchanges in flight over the remap's kernels, the whole cycle there too"
+# ... and with directional sweeps that all move cells (Noh 2D): the exchange left in flight between
+# two sweeps, its ghosts over at the next sweep's finish
+same noh2d_directional_overlap 3 "$top/inputs/noh_2d.ini" physics.remap_split=directional \
+    parallel.sync_pattern=minimal mesh.nx=40 mesh.ny=40 run.max_cycles=30 output.checkpoint_period=0
 # pattern minimal without the overlap: groups that refresh some ghost layers only, on the device
 same sod3d_minimal 3 "$top/inputs/bench/mahyco.ini" mesh.nx=60 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
     parallel.sync_pattern=minimal parallel.overlap=false output.checkpoint_period=0
