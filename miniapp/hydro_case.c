@@ -142,33 +142,43 @@ static void op_after_lagrange(void *ctx)
 /* The copies of the point's variables' values (the registry's, through the recorded groups). */
 struct point_copy {
     struct device_copy *dev;
-    int back;
+    enum device_move how;
     MPI_Comm comm;
+    long long differ; /* DEVICE_COMPARE's count */
 };
 
 /* A group's variables' values of its items, in one piece (or one per 16 variables). */
 static void copy_items(void *ctx, const struct registry *reg, const int *ids, int nids, const int32_t *items, int n)
 {
-    const struct point_copy *pc = ctx;
+    struct point_copy *pc = ctx;
     struct device_var a[16];
     for (int first = 0; first < nids; first += 16) {
         int na = 0;
         for (int k = first; k < nids && k < first + 16; k++)
             a[na++] = (struct device_var){reg->v[ids[k]].data, reg->v[ids[k]].stride, reg->v[ids[k]].ncomp};
-        if (device_items(pc->dev, a, na, items, n, pc->back))
+        if (device_items(pc->dev, a, na, items, n, pc->how, &pc->differ))
             hydro_fatal(pc->comm, EXIT_RUNTIME, "offload: the accelerator has no room for the %d items' values a "
-                        "synchronisation %s, or their copy failed", n, pc->back ? "sends" : "receives");
+                        "synchronisation %s, or their copy failed", n, pc->how == DEVICE_BACK ? "sends" : "receives");
     }
 }
 
-/* Back: the values the point sends; over: the ghosts it wrote (only those items, in one piece). */
+/* Back: the values the point sends; over: the ghosts it wrote (only those items, in one piece),
+ * with HYDRO_CHECK_GHOSTS=1 then read there again and compared with the host's. */
 static void op_device_point(void *ctx, enum sync_point p, int back)
 {
     struct scheme *s = ctx;
     if (!back && s->book.in_flight == (int)p) /* its ghosts have not arrived: op_sync_finish */
         return;
-    struct point_copy pc = {&s->h.dev, back, s->run->comm};
+    struct point_copy pc = {&s->h.dev, back ? DEVICE_BACK : DEVICE_OVER, s->run->comm, 0};
     sync_book_point_items(&s->book, p, back, copy_items, &pc);
+    if (back || !s->book.check)
+        return;
+    pc.how = DEVICE_COMPARE;
+    sync_book_point_items(&s->book, p, 0, copy_items, &pc);
+    if (pc.differ)
+        hydro_fatal(s->run->comm, EXIT_RUNTIME, "HYDRO_CHECK_GHOSTS: after synchronisation point %s of cycle %ld, "
+                    "%lld ghost values on the accelerator differ from the host's", point_names[p], s->run->cycle,
+                    pc.differ);
 }
 
 static const struct cycle_ops halo_ops = {

@@ -364,11 +364,12 @@ static double *copy_in_block(const struct device_copy *d, const struct device_va
 }
 
 /* The values of the n items of the arrays of sv between the host's arrays (a) and the staging
- * array on the host, then between the two staging arrays. */
+ * array on the host (or compared), then between the two staging arrays. */
 static int stage_host(struct device_copy *d, const struct device_var *const *a, const struct stage_vars *sv,
-                      const int32_t *items, int n, int back, size_t bytes)
+                      const int32_t *items, int n, enum device_move how, size_t bytes, long long *differ)
 {
     double *here = d->stage_here;
+    const int back = how != DEVICE_OVER;
     if (back && omp_target_memcpy(here, d->stage, bytes, 0, 0, omp_get_initial_device(), d->device))
         return -1;
     for (int k = 0; k < sv->nv; k++)
@@ -376,16 +377,20 @@ static int stage_host(struct device_copy *d, const struct device_var *const *a, 
             for (int c = 0; c < sv->ncomp[k]; c++) {
                 double *h = &a[k]->data[(size_t)items[i] * (size_t)sv->stride[k] + (size_t)c];
                 double *s = &here[sv->off[k] + (size_t)i * (size_t)sv->ncomp[k] + (size_t)c];
-                *(back ? h : s) = *(back ? s : h);
+                if (how == DEVICE_COMPARE)
+                    *differ += memcmp(h, s, sizeof *h) != 0;
+                else
+                    *(back ? h : s) = *(back ? s : h);
             }
     if (!back && omp_target_memcpy(d->stage, here, bytes, 0, 0, d->device, omp_get_initial_device()))
         return -1;
-    *(back ? &d->bytes_from : &d->bytes_to) += (double)bytes;
+    if (how != DEVICE_COMPARE) /* a check's copies are not the run's */
+        *(back ? &d->bytes_from : &d->bytes_to) += (double)bytes;
     return 0;
 }
 
 int device_items(struct device_copy *d, const struct device_var *vars, int nvars, const int32_t *items, int n,
-                 int back)
+                 enum device_move how, long long *differ)
 {
     if (!d->on || n <= 0)
         return 0;
@@ -409,11 +414,11 @@ int device_items(struct device_copy *d, const struct device_var *vars, int nvars
             continue;
         if (stage_for(d, need))
             return -1;
-        if (back)
+        if (how != DEVICE_OVER)
             stage_kernel(&sv, idx, n, d->stage, 1, d->device);
-        if (stage_host(d, a, &sv, items, n, back, need * sizeof *d->stage))
+        if (stage_host(d, a, &sv, items, n, how, need * sizeof *d->stage, differ))
             return -1;
-        if (!back)
+        if (how == DEVICE_OVER)
             stage_kernel(&sv, idx, n, d->stage, 0, d->device);
     }
     return 0;
@@ -449,9 +454,9 @@ void device_walls(struct device_copy *d, const struct walls *w)
 
 void device_array(struct device_copy *d, const void *host, size_t bytes, int back) { (void)d, (void)host, (void)bytes, (void)back; }
 int device_items(struct device_copy *d, const struct device_var *vars, int nvars, const int32_t *items, int n,
-                 int back)
+                 enum device_move how, long long *differ)
 {
-    (void)d, (void)vars, (void)nvars, (void)items, (void)n, (void)back;
+    (void)d, (void)vars, (void)nvars, (void)items, (void)n, (void)how, (void)differ;
     return 0;
 }
 

@@ -73,14 +73,16 @@ struct device_var {
     double *data;
     int stride, ncomp;
 };
-/* The values of n items (in increasing order) of the arrays vars[nvars] from the accelerator
- * (back: gathered there by one kernel, copied back in one piece, placed here) or over to it
- * (gathered here, placed there); an array with no copy there is left out (no kernel there reads
- * it). The list items is copied there at its first use and kept until detach (its owner keeps it
- * unchanged till then). 0, or -1 when the accelerator has no room for the list or the staging, or
- * a copy fails. */
+enum device_move { DEVICE_OVER, DEVICE_BACK, DEVICE_COMPARE };
+/* The values of n items (in increasing order) of the arrays vars[nvars] over to the accelerator
+ * (gathered here, placed there), back from it (gathered there by one kernel, copied back in one
+ * piece, placed here), or compared (gathered there and back, *differ counting the values that
+ * differ from the host's bit for bit; nothing placed); an array with no copy there is left out
+ * (no kernel there reads it). The list items is copied there at its first use and kept until
+ * detach (its owner keeps it unchanged till then). 0, or -1 when the accelerator has no room for
+ * the list or the staging, or a copy fails. */
 int device_items(struct device_copy *d, const struct device_var *vars, int nvars, const int32_t *items, int n,
-                 int back);
+                 enum device_move how, long long *differ);
 /* 1 in the offload build. */
 int device_built(void);
 /* 1 when OMP_TARGET_OFFLOAD is MANDATORY (any case): the user wants an accelerator or a stop.

@@ -55,8 +55,12 @@ same() {
 }
 
 echo "1..19"
+# HYDRO_CHECK_GHOSTS=1: after each synchronisation the ghosts placed there are read back and
+# compared with the host's (a ghost not placed fails the run even where no dump would change)
+export HYDRO_CHECK_GHOSTS=1
 same sod3d_split 2 "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
     output.checkpoint_period=0
+unset HYDRO_CHECK_GHOSTS
 grep -q 'Offload: the kernels of the cycle on accelerator 0 .*on the host the synchronisations and nothing else' \
     sod3d_split.dev/log
 ok $? "the listing says the whole cycle ran on the accelerator"
@@ -69,8 +73,10 @@ grep -q 'on the host the synchronisations and nothing else' sod3d_overlap.dev/lo
 ok $? "... and with exchanges in flight over the remap's kernels, the whole cycle there too"
 # ... and with directional sweeps that all move cells (Noh 2D): the exchange left in flight between
 # two sweeps, its ghosts over at the next sweep's finish
+export HYDRO_CHECK_GHOSTS=1
 same noh2d_directional_overlap 3 "$top/inputs/noh_2d.ini" physics.remap_split=directional \
     parallel.sync_pattern=minimal mesh.nx=40 mesh.ny=40 run.max_cycles=30 output.checkpoint_period=0
+unset HYDRO_CHECK_GHOSTS
 # pattern minimal without the overlap: groups that refresh some ghost layers only, on the device
 same sod3d_minimal 3 "$top/inputs/bench/mahyco.ini" mesh.nx=60 mesh.ny=8 mesh.nz=8 run.max_cycles=12 \
     parallel.sync_pattern=minimal parallel.overlap=false output.checkpoint_period=0
