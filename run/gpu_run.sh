@@ -67,10 +67,12 @@ loaded() { grep -h "calling init: .*$1" "$dir"/ld.* 2> /dev/null | sed 's/.*call
 echo "libgomp's NVIDIA plugin: $(loaded libgomp-plugin-nvptx)" | sed 's/: $/: not loaded/'
 echo "CUDA's driver library: $(loaded libcuda.so)" | sed 's/: $/: not loaded/'
 rm -f "$dir"/ld.*
-# two ranks on one device, against the host build: what the synchronisations copy there and back
+# two ranks on one device, against the host build: what the synchronisations copy there and back,
+# every ghost checked (HYDRO_CHECK_GHOSTS=1: the host's against their owners', the device's against
+# the host's)
 two() {
-    mkdir -p "$dir/$1" && (cd "$dir/$1" && mpirun -np 2 "$2" "$top/inputs/bench/mahyco.ini" mesh.nx=40 mesh.ny=8 \
-        mesh.nz=8 run.max_cycles=12 output.checkpoint_period=0 > log 2>&1)
+    mkdir -p "$dir/$1" && (cd "$dir/$1" && HYDRO_CHECK_GHOSTS=1 mpirun -np 2 "$2" "$top/inputs/bench/mahyco.ini" \
+        mesh.nx=40 mesh.ny=8 mesh.nz=8 run.max_cycles=12 output.checkpoint_period=0 > log 2>&1)
 }
 if ! { two host2 hydro && two dev2 hydro-nvptx; }; then
     tail -n 20 "$dir"/*2/log >&2
@@ -83,7 +85,7 @@ sh "$top/test/h5same.sh" --any-version "$a" "$d" > /dev/null 2>&1 || same=no
 for obj in /cells/density /cells/internal_energy /nodes/velocity; do
     h5diff -q -p 1e-9 "$a" "$d" "$obj" "$obj" > /dev/null 2>&1 || close=no
 done
-echo "two ranks on one device (3D deck 40 x 8 x 8, 12 cycles): dump bit for bit the host build's: $same;" \
-    "within 1e-9: $close"
+echo "two ranks on one device (3D deck 40 x 8 x 8, 12 cycles, ghosts checked): dump bit for bit the host" \
+    "build's: $same; within 1e-9: $close"
 grep -h 'Offload: this rank' "$dir/dev2/log" | sed 's/^\*I-[A-Za-z]* *//'
 HYDRO=$b/bin/hydro HYDRO_GPU=$b/bin/hydro-nvptx MPIRUN=mpirun sh "$top/run/offload_gpu.sh" "$@"

@@ -71,7 +71,7 @@ if command -v x86_64-linux-gnu-accel-nvptx-none-gcc-12 > /dev/null 2>&1; then
             mount --rbind /dev '$r/dev' && exec chroot '$r' /bin/sh -c '$there'" 2>&1)
         rc=$?
         [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q '^| offload build (hydro-nvptx) | .* | yes | yes |$' &&
-            printf '%s\n' "$out" | grep -q "^two ranks on one device .*: dump bit for bit the host build's: yes;"
+            printf '%s\n' "$out" | grep -q "^two ranks on one device .*checked): dump bit for bit the host build's: yes"
         ok $? "run/gpu_run.sh runs it there: mpirun, the offload build on 1 and 2 ranks, h5diff, same dumps ($rc)"
         [ $rc -eq 0 ] || diag "$out"
         printf '%s\n' "$out" | grep -q "^libgomp's NVIDIA plugin: /tmp/[^ ]*/hydro-gpu/root/" &&

@@ -13,7 +13,8 @@
 # cells (copies made anew on each new mesh), a failing run naming the same cell and check, and
 # the listing's lines; Lagrange-only Noh with pattern minimal (its end-of-cycle exchange), Sedov on
 # the Gmsh quarter disc (walls from positions that changed there); dumps and listed totals between
-# the fields' copies back; the load balancer's decisions (its weights read the fields).
+# the fields' copies back; the load balancer's decisions (its weights read the fields). Two cases
+# run with HYDRO_CHECK_GHOSTS=1, which also compares the ghosts placed on the device with the host's.
 . test/lib.sh
 OFFLOAD=${HYDRO_OFFLOAD_BUILD:-build-offload}
 case $OFFLOAD in /*) ;; *) OFFLOAD=$top/$OFFLOAD ;; esac
