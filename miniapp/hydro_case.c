@@ -147,14 +147,14 @@ struct point_copy {
     long long differ; /* DEVICE_COMPARE's count */
 };
 
-/* A group's variables' values of its items, in one piece (or one per 16 variables). */
+/* A group's variables' values of its items, in one piece (one per DEVICE_STAGE_VARS variables). */
 static void copy_items(void *ctx, const struct registry *reg, const int *ids, int nids, const int32_t *items, int n)
 {
     struct point_copy *pc = ctx;
-    struct device_var a[16];
-    for (int first = 0; first < nids; first += 16) {
+    struct device_var a[DEVICE_STAGE_VARS];
+    for (int first = 0; first < nids; first += DEVICE_STAGE_VARS) {
         int na = 0;
-        for (int k = first; k < nids && k < first + 16; k++)
+        for (int k = first; k < nids && k < first + DEVICE_STAGE_VARS; k++)
             a[na++] = (struct device_var){reg->v[ids[k]].data, reg->v[ids[k]].stride, reg->v[ids[k]].ncomp};
         if (device_items(pc->dev, a, na, items, n, pc->how, &pc->differ))
             hydro_fatal(pc->comm, EXIT_RUNTIME, "offload: the accelerator has no room for the %d items' values a "

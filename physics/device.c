@@ -270,16 +270,23 @@ static void fields_copy(struct device_copy *d, int back)
             update(d, d->block[i].host, d->block[i].bytes, back);
 }
 
-void device_array(struct device_copy *d, const void *host, size_t bytes, int back)
+/* The copy there of host bytes [p, p + bytes) when they lie in a block whose values move (a
+ * field's or scratch), NULL otherwise (no kernel there reads them). */
+static char *moving_copy(const struct device_copy *d, const void *p, size_t bytes)
 {
     for (int i = 0; d->on && bytes && i < d->nblocks; i++) {
-        const char *lo = d->block[i].host, *p = host;
+        const char *lo = d->block[i].host, *h = p;
         const int moves = d->block[i].kind == BLOCK_FIELDS || d->block[i].kind == BLOCK_SCRATCH;
-        if (moves && p >= lo && p + bytes <= lo + d->block[i].bytes) {
-            update(d, (char *)p, bytes, back);
-            return;
-        }
+        if (moves && h >= lo && h + bytes <= lo + d->block[i].bytes)
+            return (char *)d->block[i].dev + (h - lo);
     }
+    return NULL;
+}
+
+void device_array(struct device_copy *d, const void *host, size_t bytes, int back)
+{
+    if (moving_copy(d, host, bytes))
+        update(d, (char *)host, bytes, back);
 }
 
 /* The copy of item list items (n long) on the accelerator, made at its first use; NULL when it
@@ -318,12 +325,11 @@ static int stage_for(struct device_copy *d, size_t need)
     return 0;
 }
 
-/* Up to STAGE_VARS arrays' copies, their layouts and their places in the staging array. */
-enum { STAGE_VARS = 8 };
+/* Up to DEVICE_STAGE_VARS arrays' copies, their layouts and their places in the staging array. */
 struct stage_vars {
-    double *src[STAGE_VARS];
-    int stride[STAGE_VARS], ncomp[STAGE_VARS];
-    size_t off[STAGE_VARS];
+    double *src[DEVICE_STAGE_VARS];
+    int stride[DEVICE_STAGE_VARS], ncomp[DEVICE_STAGE_VARS];
+    size_t off[DEVICE_STAGE_VARS];
     int nv;
 };
 
@@ -347,20 +353,6 @@ static void stage_kernel(const struct stage_vars *sv, const int32_t *idx, int n,
                     v.src[k][(size_t)idx[i] * (size_t)v.stride[k] + (size_t)c] =
                         stage[v.off[k] + (size_t)i * (size_t)v.ncomp[k] + (size_t)c];
     }
-}
-
-/* The copy of host array a (its last item's values at a[last * stride]) there, or NULL. */
-static double *copy_in_block(const struct device_copy *d, const struct device_var *a, int32_t last)
-{
-    const char *p = (const char *)a->data;
-    const size_t end = ((size_t)last * (size_t)a->stride + (size_t)a->ncomp) * sizeof *a->data;
-    for (int i = 0; i < d->nblocks; i++) {
-        const char *lo = d->block[i].host;
-        const int moves = d->block[i].kind == BLOCK_FIELDS || d->block[i].kind == BLOCK_SCRATCH;
-        if (moves && p >= lo && p + end <= lo + d->block[i].bytes)
-            return (double *)((char *)d->block[i].dev + (p - lo));
-    }
-    return NULL;
 }
 
 /* The values of the n items of the arrays of sv between the host's arrays (a) and the staging
@@ -392,35 +384,37 @@ static int stage_host(struct device_copy *d, const struct device_var *const *a, 
 int device_items(struct device_copy *d, const struct device_var *vars, int nvars, const int32_t *items, int n,
                  enum device_move how, long long *differ)
 {
+    if (nvars > DEVICE_STAGE_VARS)
+        return -1;
     if (!d->on || n <= 0)
         return 0;
     const int32_t *idx = list_of(d, items, n);
     if (!idx)
         return -1;
-    for (int first = 0; first < nvars; first += STAGE_VARS) { /* one staging piece per STAGE_VARS arrays */
-        struct stage_vars sv = {.nv = 0};
-        const struct device_var *a[STAGE_VARS];
-        size_t need = 0;
-        for (int k = first; k < nvars && k < first + STAGE_VARS; k++) {
-            double *src = copy_in_block(d, &vars[k], items[n - 1]); /* items in increasing order */
-            if (!src) /* no copy there: no kernel there reads it */
-                continue;
-            a[sv.nv] = &vars[k];
-            sv.src[sv.nv] = src, sv.stride[sv.nv] = vars[k].stride, sv.ncomp[sv.nv] = vars[k].ncomp;
-            sv.off[sv.nv++] = need;
-            need += (size_t)n * (size_t)vars[k].ncomp;
-        }
-        if (sv.nv == 0)
+    struct stage_vars sv = {.nv = 0};
+    const struct device_var *a[DEVICE_STAGE_VARS];
+    size_t need = 0;
+    for (int k = 0; k < nvars; k++) {
+        const size_t span = ((size_t)items[n - 1] * (size_t)vars[k].stride + (size_t)vars[k].ncomp) *
+                            sizeof *vars[k].data; /* items in increasing order */
+        double *src = (double *)moving_copy(d, vars[k].data, span);
+        if (!src) /* no copy there: no kernel there reads it */
             continue;
-        if (stage_for(d, need))
-            return -1;
-        if (how != DEVICE_OVER)
-            stage_kernel(&sv, idx, n, d->stage, 1, d->device);
-        if (stage_host(d, a, &sv, items, n, how, need * sizeof *d->stage, differ))
-            return -1;
-        if (how == DEVICE_OVER)
-            stage_kernel(&sv, idx, n, d->stage, 0, d->device);
+        a[sv.nv] = &vars[k];
+        sv.src[sv.nv] = src, sv.stride[sv.nv] = vars[k].stride, sv.ncomp[sv.nv] = vars[k].ncomp;
+        sv.off[sv.nv++] = need;
+        need += (size_t)n * (size_t)vars[k].ncomp;
     }
+    if (sv.nv == 0)
+        return 0;
+    if (stage_for(d, need))
+        return -1;
+    if (how != DEVICE_OVER)
+        stage_kernel(&sv, idx, n, d->stage, 1, d->device);
+    if (stage_host(d, a, &sv, items, n, how, need * sizeof *d->stage, differ))
+        return -1;
+    if (how == DEVICE_OVER)
+        stage_kernel(&sv, idx, n, d->stage, 0, d->device);
     return 0;
 }
 
@@ -452,7 +446,10 @@ void device_walls(struct device_copy *d, const struct walls *w)
 
 #else /* no offload: the host's structures serve */
 
-void device_array(struct device_copy *d, const void *host, size_t bytes, int back) { (void)d, (void)host, (void)bytes, (void)back; }
+void device_array(struct device_copy *d, const void *host, size_t bytes, int back)
+{
+    (void)d, (void)host, (void)bytes, (void)back;
+}
 int device_items(struct device_copy *d, const struct device_var *vars, int nvars, const int32_t *items, int n,
                  enum device_move how, long long *differ)
 {
