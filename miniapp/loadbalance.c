@@ -794,6 +794,12 @@ static int worth_it(const struct loadbalance *lb, struct run *run, const struct 
     return yes;
 }
 
+/* Seconds of compute since the last check as ms per cycle. */
+static double ms_per_cycle(const struct loadbalance *lb, double seconds)
+{
+    return lb->cycles > 0 ? 1e3 * seconds / (double)lb->cycles : 0;
+}
+
 void lb_step(struct loadbalance *lb, struct run *run)
 {
     const struct config *cfg = &run->cfg;
@@ -813,8 +819,9 @@ void lb_step(struct loadbalance *lb, struct run *run)
     if (cfg->lb_mode == LB_SHUFFLE)
         rebalance(lb, run, measured, sp.speed);
     else if (!check)
-        listing_printf(run->lst, "Balance", "Cycle %ld: imbalance %.3f below threshold %.3f, no rebalance", run->cycle,
-                       measured, cfg->lb_threshold);
+        listing_printf(run->lst, "Balance", "Cycle %ld: imbalance %.3f below threshold %.3f (compute ms per cycle: min "
+                       "%.3f avg %.3f max %.3f (rank %d)), no rebalance", run->cycle, measured, cfg->lb_threshold,
+                       ms_per_cycle(lb, st.min), ms_per_cycle(lb, st.avg), ms_per_cycle(lb, st.max), st.rank_max);
     else if (worth_it(lb, run, &st, measured, &sp, &ex))
         rebalance(lb, run, measured, sp.speed);
     free(sp.speed);

@@ -137,6 +137,22 @@ awk '/Rank 0 timers/ {t = 1} /Timers over/ {t = 0} t && $2 == "partition" {p = $
 ok $? "the graph timer: the set-up's dual graph, one call, inside partition"
 sh "$top/test/h5same.sh" --any-deck sod.3.ref/checkpoints/hydro_000012.h5 gain/checkpoints/hydro_000012.h5
 ok $? "decide = gain: bit for bit the run without rebalancing, whatever it decided"
+# a check below the threshold prints the compute it measured too, which gives its imbalance
+# (the largest rank's over the smallest's, less 1; print rounding allowed)
+hydro_in below 2 $sod loadbalance.period=3 loadbalance.threshold=1000 run.max_cycles=9
+rc=$?
+awk '/Balance +Cycle [0-9]+: imbalance [0-9.]+ below threshold/ {
+        n++; imb = $5
+        if (!match($0, /\(compute ms per cycle: min [0-9.]+ avg [0-9.]+ max [0-9.]+ \(rank [0-9]+\)\), no rebalance$/)) {
+            print "no figures: " $0; bad = 1; next }
+        split(substr($0, RSTART, RLENGTH), f, " "); lo = f[6]; av = f[8]; hi = f[10]
+        top = lo > 0.0005 ? (hi - lo + 0.001) / (lo - 0.0005) + 0.0005 : 1e9
+        bottom = (hi - lo - 0.001) / (lo + 0.0005) - 0.0005
+        if (!(lo > 0 && lo <= av && av <= hi) || imb > top || imb < bottom) {
+            print "figures " lo " " av " " hi " against imbalance " imb; bad = 1 } }
+     END { if (n != 3) { print n " checks"; bad = 1 }; exit bad }' below/log > below.check
+ok $? "a check below the threshold prints the compute it measured, which gives its imbalance (exit $rc)"
+[ -s below.check ] && diag "$(cat below.check)"
 hydro_in units 2 $sod $lb loadbalance.cost_units=40 run.max_cycles=4 output.checkpoint_period=-1
 rc=$?
 [ $rc -eq 0 ] && ! grep -q 'Cost model calibrated' units/log && [ "$(grep -c 'Rebalance at cycle' units/log)" -eq 1 ]
