@@ -14,11 +14,13 @@
 # them, gives the imbalance the machine alone adds (cores that run at different speeds: on a VM
 # one core was for minutes 1.4 x slower than the other), beside which the imbalance after a
 # rebalance is read.
-# usage: run/bench_balance.sh [-n RANKS] [-r REPEATS] [-p "metis zoltan ptscotch"] [-d "gain threshold"] [-c]
+# usage: run/bench_balance.sh [-n RANKS] [-r REPEATS] [-p "metis zoltan ptscotch"] [-d "gain threshold"] [-c] [-s]
 #                             [-o FILE] [section.key=value ...]
 #   -d the decide modes of each partitioner (default both)
 #   -c also each variant with its set-up partition counting the cells (loadbalance.setup = false):
 #      the variant's name ends in .counted
+#   -s also each partitioner's weighed set-up partition alone (checks every 10 cycles that never rebalance,
+#      threshold 1000): the variant P.setup, beside which P.gain shows what its rebalances add
 #   -o appends "key value" lines (balance_<variant>_loop, ..._ratio, ..._peak (MB), ..._peak_ratio,
 #      ..._kept (partitions kept out, the median run's count), ..._imb_checks (the largest measured
 #      imbalance at a check) and ..._imb_after when the variant rebalanced; the variant's dots as
@@ -33,16 +35,18 @@ repeats=3
 parts="metis zoltan ptscotch"
 decides="gain threshold"
 counted=
+setup_only=
 out=
-while getopts n:r:p:d:co: opt; do
+while getopts n:r:p:d:cso: opt; do
     case $opt in
     n) ranks=$OPTARG ;;
     r) repeats=$OPTARG ;;
     p) parts=$OPTARG ;;
     d) decides=$OPTARG ;;
     c) counted=1 ;;
+    s) setup_only=1 ;;
     o) out=$OPTARG ;;
-    *) echo "usage: $0 [-n RANKS] [-r REPEATS] [-p PARTITIONERS] [-d DECIDES] [-c] [-o FILE] [section.key=value ...]" >&2
+    *) echo "usage: $0 [-n RANKS] [-r REPEATS] [-p PARTITIONERS] [-d DECIDES] [-c] [-s] [-o FILE] [section.key=value ...]" >&2
        exit 2 ;;
     esac
 done
@@ -55,6 +59,7 @@ base="mesh.nx=200 mesh.ny=20 mesh.nz=20 run.max_cycles=60 output.checkpoint_peri
 variants="machine none"
 for p in $parts; do
     [ "$p" = metis ] || variants="$variants none.$p"
+    [ -z "$setup_only" ] || variants="$variants $p.setup"
     for d in $decides; do
         case $d in gain | threshold) ;; *) echo "$0: -d: unknown decide mode '$d'" >&2; exit 2 ;; esac
         variants="$variants $p.$d"
@@ -68,11 +73,14 @@ for i in $(seq "$repeats"); do
         none) keys="loadbalance.period=0" ;;
         none.*) keys="parallel.partitioner=$rest loadbalance.period=0" ;;
         machine) keys="loadbalance.period=10 loadbalance.cost=uniform loadbalance.threshold=1000 physics.remap=none" ;;
+        *.setup) keys="parallel.partitioner=$p loadbalance.period=10 loadbalance.mode=$p" ;; # threshold: last, below
         *) keys="parallel.partitioner=$p loadbalance.period=10 loadbalance.mode=$p loadbalance.decide=${rest%.counted}"
            [ "${v%.counted}" = "$v" ] || keys="$keys loadbalance.setup=false" ;;
         esac
+        last= # after the caller's keys: what the variant is
+        [ "${v%.setup}" = "$v" ] || last=loadbalance.threshold=1000
         # shellcheck disable=SC2086
-        $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$hydro" "$top/inputs/default.ini" $base $keys "$@" > "$tmp/out"
+        $mpirun_cmd ${MPI_ARGS:-} -np "$ranks" "$hydro" "$top/inputs/default.ini" $base $keys "$@" $last > "$tmp/out"
         if [ "$v" = machine ]; then # the measured imbalance at every check, none above the threshold
             sed -n 's/.*Balance *Cycle [0-9]*: imbalance \([0-9.]*\) below threshold.*/\1/p' "$tmp/out" >> "$tmp/imb_machine"
             continue

@@ -156,7 +156,7 @@ section migration sh "$top/run/bench_migration.sh" -n "$ranks" $mig_args -o "$va
 # shellcheck disable=SC2086
 section checkpoint sh "$top/run/bench_checkpoint.sh" -n "$ranks" $ckpt_args -o "$vals" $ckpt_deck
 # shellcheck disable=SC2086
-section balance sh "$top/run/bench_balance.sh" -n "$ranks" $bal_args -p "$bal_parts" -d gain -c -o "$vals" $bal_deck
+section balance sh "$top/run/bench_balance.sh" -n "$ranks" $bal_args -p "$bal_parts" -d gain -c -s -o "$vals" $bal_deck
 if [ "$ranks" -eq 2 ] && command -v taskset > /dev/null; then # its case is issue 17's on 2 ranks
     # shellcheck disable=SC2086
     section speeds sh "$top/run/bench_speeds.sh" $spd_args -o "$vals" $spd_deck
@@ -414,9 +414,10 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
     echo "The 2-rank case of issue 17: inputs/default.ini on 200 x 20 x 20 cells, 60 cycles, a slab of cells 4"
     echo "times as costly (loadbalance.cost=region, cost_units fixed), checks every 10 cycles deciding by gain and"
     echo "cost. Each partitioner makes the set-up partition too, weighing the cells by the cost model"
-    echo "(loadbalance.setup; '.counted': counting them), against the same run without load balancing from its"
-    echo "set-up ('none', 'none.zoltan'); variants interleaved, medians. 'imb. after': the largest compute-time"
-    echo "imbalance measured at a check that follows a rebalance; 'imb. checks': at any check."
+    echo "(loadbalance.setup; '.counted': counting them; '.setup': the weighed set-up alone, its checks never"
+    echo "rebalancing, beside which '.gain' shows what the rebalances add), against the same run without load"
+    echo "balancing from its set-up ('none', 'none.zoltan'); variants interleaved, medians. 'imb. after': the"
+    echo "largest compute-time imbalance measured at a check that follows a rebalance; 'imb. checks': at any check."
     echo
     echo '```'
     cat "$tmp/balance.md"

@@ -190,13 +190,17 @@ grep -q '^balance_zoltan_threshold_kept [0-9]' "$scratch/bal" || st=1
 grep -q '^balance_machine_imb [0-9.]' "$scratch/bal" && grep -q '^machine alone: .*: [0-9.]' "$scratch/bal.txt" || st=1
 ok $st "bench_balance.sh: loop, ratio and peak of every variant, the rebalances and partitions kept out of forced checks, the imbalance after them and the machine's own"
 [ $st -eq 0 ] || diag "$(cat "$scratch/bal.txt")"
-HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_balance.sh -r 1 -p metis -d gain -o "$scratch/bal1" \
-    mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=12 > "$scratch/bal1.txt" 2>&1
+HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_balance.sh -r 1 -p metis -d gain -s -o "$scratch/bal1" \
+    mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=12 loadbalance.threshold=0 loadbalance.decide=threshold \
+    > "$scratch/bal1.txt" 2>&1
 st=$?
-[ "$(awk '$1 ~ /_loop$/' "$scratch/bal1" | wc -l)" -eq 2 ] && grep -q '^balance_metis_gain_loop ' "$scratch/bal1" || st=1
+[ "$(awk '$1 ~ /_loop$/' "$scratch/bal1" | wc -l)" -eq 3 ] && grep -q '^balance_metis_gain_loop ' "$scratch/bal1" || st=1
+# -s: the weighed set-up alone, whose checks never rebalance (its threshold of 1000 after the caller's
+# keys, which make every other variant rebalance at every check)
+grep -Eq '^metis.setup +[0-9.]+ +[0-9.]+ +0 +0 +- +[0-9.]+ ' "$scratch/bal1.txt" && grep -q '^balance_metis_setup_loop ' "$scratch/bal1" || st=1
 sh run/bench_balance.sh -d sometimes > /dev/null 2>&1
 [ $? -eq 2 ] || st=1
-ok $st "bench_balance.sh -d gain: only the gain variant beside the run without; an unknown decide mode exits 2"
+ok $st "bench_balance.sh -d gain -s: only the gain variant and the weighed set-up alone (no rebalance) beside the run without; an unknown decide mode exits 2"
 [ $st -eq 0 ] || diag "$(cat "$scratch/bal1.txt")"
 HYDRO=$BUILD/hydro MPI_ARGS=--oversubscribe sh run/bench_speeds.sh -r 1 mesh.nx=24 mesh.ny=6 mesh.nz=6 run.max_cycles=20 \
     > "$scratch/speeds.txt" 2>&1
