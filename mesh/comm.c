@@ -266,35 +266,22 @@ void comm_sum_exact(MPI_Comm comm, const struct xsum *v, int n, double *out)
         out[i] = xsum_round(&s[i]);
 }
 
-void *buf_append(struct buf *b, size_t n)
+void *buf_grow(struct buf *b, size_t n)
 {
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n)
-            cap *= 2;
-        b->data = xrealloc(b->data, cap);
-        b->cap = cap;
-    }
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + n)
+        cap *= 2;
+    b->data = xrealloc(b->data, cap);
+    b->cap = cap;
     void *at = b->data + b->len;
     b->len += n;
     return at;
 }
 
-void buf_put(struct buf *b, const void *p, size_t n)
+_Noreturn void buf_overrun(const struct buf *b, size_t n)
 {
-    void *at = buf_append(b, n);
-    if (n)
-        memcpy(at, p, n);
-}
-
-void buf_get(struct buf *b, void *p, size_t n)
-{
-    if (b->pos + n > b->len)
-        hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: message read past its end (%zu + %zu > %zu)",
-                    b->pos, n, b->len);
-    if (n)
-        memcpy(p, b->data + b->pos, n);
-    b->pos += n;
+    hydro_fatal(MPI_COMM_WORLD, EXIT_RUNTIME, "internal error: message read past its end (%zu + %zu > %zu)", b->pos, n,
+                b->len);
 }
 
 void buf_free(struct buf *b)

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <mpi.h>
 
 #include "xsum.h"
@@ -88,10 +89,34 @@ struct buf {
     char *data;
     size_t len, cap, pos;
 };
-/* n more bytes at the end (grown geometrically); the pointer is valid until the next append. */
-void *buf_append(struct buf *b, size_t n);
-void buf_put(struct buf *b, const void *p, size_t n);
-void buf_get(struct buf *b, void *p, size_t n);
+/* The slow paths of the inline functions below: growing, and reading past the end (fatal). */
+void *buf_grow(struct buf *b, size_t n);
+_Noreturn void buf_overrun(const struct buf *b, size_t n);
+/* n more bytes at the end (grown geometrically); the pointer is valid until the next append.
+ * Inline, as buf_put and buf_get: the packers call them once per value, and a copy of a constant
+ * size then compiles to a move instead of a call to memcpy (8% of mesh_build's time). */
+static inline void *buf_append(struct buf *b, size_t n)
+{
+    if (b->len + n > b->cap)
+        return buf_grow(b, n);
+    void *at = b->data + b->len;
+    b->len += n;
+    return at;
+}
+static inline void buf_put(struct buf *b, const void *p, size_t n)
+{
+    void *at = buf_append(b, n);
+    if (n)
+        memcpy(at, p, n);
+}
+static inline void buf_get(struct buf *b, void *p, size_t n)
+{
+    if (b->pos + n > b->len)
+        buf_overrun(b, n);
+    if (n)
+        memcpy(p, b->data + b->pos, n);
+    b->pos += n;
+}
 void buf_free(struct buf *b);
 static inline void buf_put_i64(struct buf *b, int64_t v) { buf_put(b, &v, sizeof v); }
 static inline int64_t buf_get_i64(struct buf *b)

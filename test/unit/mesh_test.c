@@ -488,8 +488,42 @@ static void test_idmap_and_pack(void)
     cellset_free(&r);
 }
 
+/* The message buffer's inline appends and reads: values of mixed sizes (constant, a zero-length
+ * one, a run of bytes) through several growths, read back in order, and the cursor at the end. */
+static void test_buf(void)
+{
+    struct buf b = {0};
+    int ok = 1;
+    for (int64_t i = 0; i < 5000; i++) {
+        buf_put_i64(&b, i * 1000003 - 7);
+        const int32_t small = (int32_t)(i ^ 0x5a5a);
+        buf_put(&b, &small, sizeof small);
+        buf_put(&b, NULL, 0);
+        char run[13];
+        for (int k = 0; k < 13; k++)
+            run[k] = (char)(i + k);
+        buf_put(&b, run, (size_t)(i % 14));
+    }
+    ok &= b.cap >= b.len && b.pos == 0;
+    for (int64_t i = 0; i < 5000 && ok; i++) {
+        ok &= buf_get_i64(&b) == i * 1000003 - 7;
+        int32_t small;
+        buf_get(&b, &small, sizeof small);
+        ok &= small == (int32_t)(i ^ 0x5a5a);
+        buf_get(&b, NULL, 0);
+        char run[13];
+        buf_get(&b, run, (size_t)(i % 14));
+        for (int k = 0; k < (int)(i % 14); k++)
+            ok &= run[k] == (char)(i + k);
+    }
+    tap_ok(&t, ok && buf_done(&b) && b.pos == b.len, "buf: 20000 values of mixed sizes through growth, read back "
+           "in order to the end (%zu bytes)", b.len);
+    buf_free(&b);
+}
+
 int main(void)
 {
+    test_buf();
     test_elements();
     test_generator();
     test_perturb_bound();
