@@ -292,6 +292,12 @@ c3=$(v grind3d_cells) c2=$(v grind2d_cells) own=$(printf '%.0f' "$(v patterns_ow
             row "Load balancing, $p, its set-up partition counting the cells (loadbalance.setup = false): loop" \
                 "$(v balance_${p}_gain_counted_loop)" s "no load balancing, $p's set-up" "$(v ${none}_loop)" \
                 ratio le 0.85 1 %.3f
+        if has balance_${p}_setup_loop; then # what the rebalances add to the weighed set-up
+            row "Load balancing, $p, its weighed set-up alone (checks that never rebalance): loop" \
+                "$(v balance_${p}_setup_loop)" s "no load balancing, $p's set-up" "$(v ${none}_loop)" ratio - - 1 %.3f
+            row "Load balancing, $p, deciding by gain against its weighed set-up alone: loop" \
+                "$(v balance_${p}_gain_loop)" s "the set-up alone" "$(v balance_${p}_setup_loop)" ratio - - 1 %.3f
+        fi
         if has balance_${p}_gain_imb_after; then
             row "Load balancing, $p: measured imbalance at the check after a rebalance (largest)" \
                 "$(v balance_${p}_gain_imb_after)" "" "the machine alone: uniform work, the same checks" \
