@@ -106,20 +106,38 @@ void hydro_report_failure(struct run *run, const struct hydro *h)
     hydro_report_stop(run, gid == worst, msg);
 }
 
-/* HYDRO_KERNEL_REPORT: rank 0's kernels. */
-static void report_kernels(struct run *run, const struct kernels *k, long done)
+/* One rank's kernel costs to path. */
+static void write_kernels(struct run *run, const struct kernels *k, long done, const char *path)
 {
-    if (!k->report || run->rank != 0)
-        return;
-    FILE *out = fopen(k->report, "w");
+    FILE *out = fopen(path, "w");
     if (!out)
-        hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_KERNEL_REPORT: cannot write '%s': %s", k->report, strerror(errno));
+        hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_KERNEL_REPORT: cannot write '%s': %s", path, strerror(errno));
     char what[256];
-    snprintf(what, sizeof what, "rank 0 of %d, %ld cycles, %s", run->size, done, k->model ? "modelled" : "measured");
+    snprintf(what, sizeof what, "rank %d of %d, %ld cycles, %s", run->rank, run->size, done,
+             k->model ? "modelled" : "measured");
     kernels_write(k, out, what);
     if (fclose(out))
-        hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_KERNEL_REPORT: cannot write '%s'", k->report);
-    listing_printf(run->lst, "Internal", "Kernel costs of rank 0 written to %s", k->report);
+        hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_KERNEL_REPORT: cannot write '%s'", path);
+}
+
+/* HYDRO_KERNEL_REPORT: rank 0's kernels to the file named; with ARCANE_PARALLEL_OUTPUT, as every
+ * rank writes its own listing, every rank r also writes its own to that name followed by .r
+ * (where the ranks' loads differ, which kernels differ). */
+static void report_kernels(struct run *run, const struct kernels *k, long done)
+{
+    if (!k->report)
+        return;
+    if (run->rank == 0) {
+        write_kernels(run, k, done, k->report);
+        listing_printf(run->lst, "Internal", "Kernel costs of rank 0 written to %s", k->report);
+    }
+    if (!listing_parallel_output())
+        return;
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s.%d", k->report, run->rank) >= (int)sizeof path)
+        hydro_fatal(run->comm, EXIT_RUNTIME, "HYDRO_KERNEL_REPORT: the name '%s' is too long", k->report);
+    write_kernels(run, k, done, path);
+    listing_printf(run->lst, "Internal", "Kernel costs of rank %d written to %s", run->rank, path);
 }
 
 void hydro_report(struct run *run, const struct hydro *h, const struct sync_book *b, const char *pattern,

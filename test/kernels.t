@@ -43,6 +43,23 @@ awk '/^#/ { next } { s += $5 } END { print s }' k2.txt > sum
 lr=$(awk '$1 == "*I-Timers" && ($2 == "lagrange" || $2 == "remap") && NF == 4 { s += $3 } END { print s }' k2.out)
 awk -v s="$(cat sum)" -v l="$lr" 'BEGIN { exit !(s > 0 && s <= l * 1.001 + 1e-6) }'
 ok $? "kernel seconds ($(cat sum) s) are within the lagrange + remap timers ($lr s)"
+[ ! -e k2.txt.0 ] && [ ! -e k2.txt.1 ]
+ok $? "without ARCANE_PARALLEL_OUTPUT only rank 0 writes its report"
+# with ARCANE_PARALLEL_OUTPUT, as every rank writes its listing, every rank writes its report too
+# (3 blocks along x: the middle one has ghosts on both sides, so its items are not rank 0's)
+mkdir par && (cd par && ARCANE_PARALLEL_OUTPUT=1 HYDRO_KERNEL_REPORT=$tmp/par/k.txt mpi 3 "$HYDRO" "$@" \
+    parallel.partitioner=block > out 2> err)
+rc=$?
+cells1=$(sed -n 's/.*This rank: \([0-9]*\) owned cells, [0-9]* ghost cells (layers \([0-9]*\)\/\([0-9]*\)\/[0-9]*).*/\1 \2 \3/p' \
+    par/output1 | head -n 1)
+items1=$(awk '$1 == "lagrange_save" { print $3 }' par/k.txt.1 2> /dev/null)
+items0=$(awk '$1 == "lagrange_save" { print $3 }' par/k.txt 2> /dev/null)
+[ $rc -eq 0 ] && cmp -s par/k.txt par/k.txt.0 && grep -q '^# .*(rank 1 of 3, 6 cycles, measured)' par/k.txt.1 &&
+    [ -s par/k.txt.2 ] && [ "$items1" != "$items0" ] &&
+    [ "$(grep -vc '^#' par/k.txt.1)" -eq 16 ] && grep -q "Kernel costs of rank 1 written to $tmp/par/k.txt.1" par/output1 &&
+    awk -v c="$cells1" -v i="$items1" 'BEGIN { n = split(c, a, " "); exit !(n == 3 && i == 6 * (a[1] + a[2] + a[3])) }'
+ok $? "ARCANE_PARALLEL_OUTPUT=1: each rank writes its own report to the name followed by .rank, named in its listing; rank 1's counts its own items ($items1 against rank 0's $items0; $cells1)"
+[ $rc -eq 0 ] || diag "$(cat par/err)"
 
 # The calibration script: medians of 2 runs, the format the model reads.
 HYDRO=$HYDRO MPIRUN=$(echo "$MPIRUN" | awk '{ print $1 }') MPI_ARGS=$(echo "$MPIRUN" | cut -s -d' ' -f2-) \
