@@ -18,6 +18,7 @@
     X(TIMER_LOOP, "loop", "time loop")                                                    \
     X(TIMER_LAGRANGE, "lagrange", "hydro: Lagrange phase (its synchronisations included)") \
     X(TIMER_REMAP, "remap", "hydro: Euler remap (its synchronisations included)")         \
+    X(TIMER_EXTRA, "extra", "hydro: the cost model's extra work (loadbalance.cost), between the phases") \
     X(TIMER_SYNC, "sync", "ghost synchronisations: starting and finishing them")         \
     X(TIMER_OVERLAP, "overlap", "hydro, minimal: interior work while exchanges are in flight") \
     X(TIMER_REDUCE, "reduce", "hydro: waiting for the dt and totals reductions")          \

@@ -131,6 +131,12 @@ awk 'function abs(x) { return x < 0 ? -x : x }
      END { if (n != 4) { print n " checks"; bad = 1 }; exit bad }' gain/log > gain.check
 ok $? "decide = gain: each of the 4 checks prints the expected gain (its figures' excess and growth over the horizon) and the rebalance cost and follows them ($(moved gain) cells moved, exit $rc)"
 [ -s gain.check ] && diag "$(cat gain.check)"
+# the cost model's extra work has its own timer, outside the two phases' (rank 0's table), and a
+# run without a cost model times none
+awk '/Rank 0 timers/ {t = 1} /Timers over/ {t = 0} t && $2 == "extra" {e = $3; n = $4}
+     END { exit !(e > 0 && n > 0) }' gain/log &&
+    awk '/Rank 0 timers/ {t = 1} /Timers over/ {t = 0} t && $2 == "extra" {n = $4} END { exit !(n == 0) }' sod.2.ref/log
+ok $? "the extra timer: the cost model's extra work, timed on its own; none without a cost model"
 # the first estimate leaves out the set-up's dual graph, timed inside partition (rank 0's table)
 awk '/Rank 0 timers/ {t = 1} /Timers over/ {t = 0} t && $2 == "partition" {p = $3} t && $2 == "graph" {g = $3; n = $4}
      END { exit !(p > 0 && g > 0 && g < p && n == 1) }' gain/log
