@@ -746,6 +746,20 @@ double lb_expected_gain(double excess, double growth, long served, long h)
     return (double)h * excess + growth * (k * (k + 1) / 2 + rest * (double)served);
 }
 
+/* Seconds of compute since the last check as ms per cycle. */
+static double ms_per_cycle(const struct loadbalance *lb, double seconds)
+{
+    return lb->cycles > 0 ? 1e3 * seconds / (double)lb->cycles : 0;
+}
+
+/* The compute the ranks measured since the last check, as every check line prints it. */
+static const char *compute_text(const struct loadbalance *lb, const struct stats *st, char *out, size_t n)
+{
+    snprintf(out, n, "compute ms per cycle: min %.3f avg %.3f max %.3f (rank %d)", ms_per_cycle(lb, st->min),
+             ms_per_cycle(lb, st->avg), ms_per_cycle(lb, st->max), st->rank_max);
+    return out;
+}
+
 /* Decide by gain and cost: balanced, the slowest rank would have computed the ranks' mean (with
  * the ranks' speeds, their work over the speeds' sum: a slow rank left empty then leaves nothing
  * to gain), so each cycle the new partition serves should save the slowest rank's compute seconds
@@ -780,24 +794,18 @@ static int worth_it(const struct loadbalance *lb, struct run *run, const struct 
     char source[96], by_speeds[96] = "";
     double cost = expected_cost(lb, run, source, sizeof source);
     int yes = cfg->lb_decide == LB_DECIDE_THRESHOLD || gain > cost;
-    double per = lb->cycles > 0 ? 1e3 / (double)lb->cycles : 0; /* ms per cycle */
     if (sp->speed)
         snprintf(by_speeds, sizeof by_speeds, "; by the ranks' speeds: slowest %.3f (rank %d), balanced %.3f",
-                 sp->slowest * per, sp->slowest_rank, sp->balanced * per);
+                 ms_per_cycle(lb, sp->slowest), sp->slowest_rank, ms_per_cycle(lb, sp->balanced));
     const char *decision = cfg->lb_decide == LB_DECIDE_THRESHOLD ? "rebalance (decide = threshold)"
                            : yes                                 ? "rebalance"
                                                                  : "no rebalance";
-    listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f (compute ms per cycle: min %.3f avg %.3f "
-                   "max %.3f (rank %d)%s)%s; expected gain %.6f s over the next %ld cycles, rebalance cost %.6f s "
-                   "(%s): %s", run->cycle, measured, st->min * per, st->avg * per, st->max * per, st->rank_max,
-                   by_speeds, grew, gain, horizon, cost, source, decision);
+    char compute[128];
+    listing_printf(run->lst, "Balance", "Cycle %ld: imbalance measured %.3f (%s%s)%s; expected gain %.6f s over the "
+                   "next %ld cycles, rebalance cost %.6f s (%s): %s", run->cycle, measured,
+                   compute_text(lb, st, compute, sizeof compute), by_speeds, grew, gain, horizon, cost, source,
+                   decision);
     return yes;
-}
-
-/* Seconds of compute since the last check as ms per cycle. */
-static double ms_per_cycle(const struct loadbalance *lb, double seconds)
-{
-    return lb->cycles > 0 ? 1e3 * seconds / (double)lb->cycles : 0;
 }
 
 void lb_step(struct loadbalance *lb, struct run *run)
@@ -808,6 +816,7 @@ void lb_step(struct loadbalance *lb, struct run *run)
     timers_start(&run->tm, TIMER_BALANCE);
     case_to_host(run); /* the weights read the fields (the case's activity, the cost model) */
     struct stats st;
+    char compute[128];
     comm_stats(run->comm, &lb->busy, 1, &st);
     double measured = st.min > 0 ? (st.max - st.min) / st.min : 0;
     const int check = cfg->lb_mode == LB_SHUFFLE || measured >= cfg->lb_threshold;
@@ -819,9 +828,8 @@ void lb_step(struct loadbalance *lb, struct run *run)
     if (cfg->lb_mode == LB_SHUFFLE)
         rebalance(lb, run, measured, sp.speed);
     else if (!check)
-        listing_printf(run->lst, "Balance", "Cycle %ld: imbalance %.3f below threshold %.3f (compute ms per cycle: min "
-                       "%.3f avg %.3f max %.3f (rank %d)), no rebalance", run->cycle, measured, cfg->lb_threshold,
-                       ms_per_cycle(lb, st.min), ms_per_cycle(lb, st.avg), ms_per_cycle(lb, st.max), st.rank_max);
+        listing_printf(run->lst, "Balance", "Cycle %ld: imbalance %.3f below threshold %.3f (%s), no rebalance",
+                       run->cycle, measured, cfg->lb_threshold, compute_text(lb, &st, compute, sizeof compute));
     else if (worth_it(lb, run, &st, measured, &sp, &ex))
         rebalance(lb, run, measured, sp.speed);
     free(sp.speed);
