@@ -266,16 +266,13 @@ void comm_sum_exact(MPI_Comm comm, const struct xsum *v, int n, double *out)
         out[i] = xsum_round(&s[i]);
 }
 
-void *buf_grow(struct buf *b, size_t n)
+void buf_grow(struct buf *b, size_t n)
 {
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->len + n)
         cap *= 2;
     b->data = xrealloc(b->data, cap);
     b->cap = cap;
-    void *at = b->data + b->len;
-    b->len += n;
-    return at;
 }
 
 _Noreturn void buf_overrun(const struct buf *b, size_t n)
