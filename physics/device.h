@@ -79,9 +79,10 @@ enum { DEVICE_STAGE_VARS = 8 }; /* the arrays one device_items call moves in one
  * DEVICE_STAGE_VARS, over to the accelerator (gathered here, placed there), back from it
  * (gathered there by one kernel, copied back in one piece, placed here), or compared (gathered
  * there and back, *differ counting the values that differ from the host's bit for bit; nothing
- * placed); an array with no copy there is left out (no kernel there reads it). The list items is copied there at its first use and kept until
- * detach (its owner keeps it unchanged till then). 0, or -1 when the accelerator has no room for
- * the list or the staging, or a copy fails (or nvars is too many). */
+ * placed); an array with no copy there is left out (no kernel there reads it). The list items
+ * is copied there at its first use and kept until detach (its owner keeps it unchanged till
+ * then). 0, or -1 when the accelerator has no room for the list or the staging, or a copy fails
+ * (or nvars is too many). */
 int device_items(struct device_copy *d, const struct device_var *vars, int nvars, const int32_t *items, int n,
                  enum device_move how, long long *differ);
 /* 1 in the offload build. */
