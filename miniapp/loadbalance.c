@@ -24,7 +24,7 @@
  * figures the check weighs (the ranks' speeds where it has them), and which rank that was. */
 struct excess {
     double value;
-    int rank, by_speeds;
+    int rank;
 };
 
 struct loadbalance {
@@ -33,6 +33,8 @@ struct loadbalance {
     int spread_id;             /* registry id of the measured work being spread (cells_spread), -1 if none */
     double busy;               /* compute seconds since the last check */
     long cycles;               /* cycles since the last check */
+    double *cycle_busy;        /* [cycles]: the compute seconds of each of them */
+    long cycle_cap;            /* cycle_busy's room */
     long work_cycles;          /* cycles the case's work counts cover (since the last weights) */
     double cost;               /* seconds the last rebalance took (slowest rank); 0 before the first */
     long cost_cycle;           /* the cycle it ran at */
@@ -41,8 +43,6 @@ struct loadbalance {
                                 * rebalance */
     long part_cycle;           /* the cycle the current partition was made at (the set-up's, a restart's or
                                 * the last rebalance's) */
-    long last_check;           /* the last check on the current partition; -1: none yet */
-    struct excess last;        /* its excess */
     double busy_cpu;           /* the main thread's CPU seconds in that compute time */
     double share;              /* the last share of its core measured (core_share); 0: none yet */
     struct cost_params model;
@@ -161,7 +161,6 @@ struct loadbalance *lb_create(struct run *run)
                                          : -1;
     lb->kept_cycle = -1;
     lb->part_cycle = run->cycle;
-    lb->last_check = -1;
     run->tm.cpu = cfg->lb_speeds == LB_SPEEDS_MEASURED && lb_repartitions(cfg); /* the ranks' speeds */
     for (int i = 0; i < lb->nextra; i++) {
         char name[64];
@@ -266,7 +265,11 @@ void lb_account(struct loadbalance *lb, struct run *run, double seconds, double 
 {
     lb->busy += seconds;
     lb->busy_cpu += cpu_seconds;
-    lb->cycles++;
+    if (lb->cycles == lb->cycle_cap) { /* a check every period cycles: grows once, or after a restart */
+        lb->cycle_cap = 2 * lb->cycle_cap > 16 ? 2 * lb->cycle_cap : 16;
+        lb->cycle_busy = xrealloc(lb->cycle_busy, (size_t)lb->cycle_cap * sizeof *lb->cycle_busy);
+    }
+    lb->cycle_busy[lb->cycles++] = seconds;
     lb->work_cycles++;
     if (lb->model.kind == COST_UNIFORM || !case_burns(run))
         return;
@@ -442,6 +445,8 @@ int32_t *lb_setup_weights(MPI_Comm comm, const struct config *cfg, const struct 
 /* The ranks' speeds and what they predict of the compute since the last check (seconds). */
 struct speeds {
     double *speed;   /* each rank's, mean 1; NULL: equal shares */
+    double sum;      /* the sum of the speeds measured, before they were scaled to mean 1 */
+    double factor;   /* this rank's compute seconds to its work: its share of its core */
     double slowest;  /* the largest of a rank's work over its speed: its compute time */
     double balanced; /* the slowest rank's time, balanced: the ranks' work over their speeds' sum,
                       * or an empty rank's time if longer (no partition moves what it does) */
@@ -472,14 +477,15 @@ static struct speeds rank_speeds(struct loadbalance *lb, struct run *run, double
 {
     const struct config *cfg = &run->cfg;
     const int P = run->size;
-    struct speeds sp = {NULL, 0, 0, 0};
+    struct speeds sp = {0};
     if (cfg->lb_speeds != LB_SPEEDS_MEASURED || !lb_repartitions(cfg))
         return sp;
     const double share = core_share(lb, busy_max);
     double *v = xcalloc(3 * (size_t)P, sizeof *v), *speed = v, *work = v + P, *empty = v + 2 * P;
     speed[run->rank] = cfg->test_speed_rank0 == 1.0 ? share : run->rank == 0 ? cfg->test_speed_rank0 : 1.0;
     /* pretended speeds (the test key) slow no rank: each one's measured seconds are its work */
-    work[run->rank] = lb->busy * (cfg->test_speed_rank0 == 1.0 && share > 0 ? share : 1.0);
+    const double factor = cfg->test_speed_rank0 == 1.0 && share > 0 ? share : 1.0;
+    work[run->rank] = lb->busy * factor;
     empty[run->rank] = run->mesh->ncells_owned == 0;
     comm_sum_doubles(run->comm, v, 3 * P);
     int lo = 0, hi = 0;
@@ -504,6 +510,8 @@ static struct speeds rank_speeds(struct loadbalance *lb, struct run *run, double
         return sp;
     }
     sp.balanced = total / sum;
+    sp.sum = sum;
+    sp.factor = factor;
     for (int r = 0; r < P; r++) {
         sp.slowest_rank = work[r] / speed[r] > sp.slowest ? r : sp.slowest_rank;
         sp.slowest = fmax(sp.slowest, work[r] / speed[r]);
@@ -740,6 +748,60 @@ static double expected_cost(const struct loadbalance *lb, struct run *run, char 
     return -comm_min_double(run->comm, -(t[TIMER_PARTITION] - t[TIMER_GRAPH] + t[TIMER_GHOSTS] + t[TIMER_PLANS]));
 }
 
+double lb_growth(const double *x, long n)
+{
+    if (n < 3)
+        return 0;
+    const double mid = (double)(n - 1) / 2;
+    double mean = 0, sxy = 0, sxx = 0;
+    for (long i = 0; i < n; i++)
+        mean += x[i];
+    mean /= (double)n;
+    for (long i = 0; i < n; i++) {
+        sxy += ((double)i - mid) * (x[i] - mean);
+        sxx += ((double)i - mid) * ((double)i - mid);
+    }
+    return sxy / sxx;
+}
+
+/* The slowest rank's (slowest) compute beyond the balanced time in each cycle since the last
+ * check, seconds, by the figures the check weighs, into x[lb->cycles] (collective): its time less
+ * the ranks' mean, or with the ranks' speeds its work over its speed less the ranks' work over
+ * the speeds' sum. Their mean is the check's excess (an empty rank's floor on the balanced time
+ * left out). */
+static void excess_series(const struct loadbalance *lb, struct run *run, const struct speeds *sp, int slowest,
+                          double *x)
+{
+    const long n = lb->cycles;
+    double *v = xmalloc(2 * (size_t)n * sizeof *v); /* every rank's work, then the slowest rank's */
+    const double f = sp->speed ? sp->factor : 1.0;
+    for (long c = 0; c < n; c++) {
+        v[c] = lb->cycle_busy[c] * f;
+        v[n + c] = run->rank == slowest ? lb->cycle_busy[c] * f : 0;
+    }
+    comm_sum_doubles(run->comm, v, 2 * (int)n);
+    const double own = sp->speed ? sp->speed[slowest] * sp->sum / run->size : 1.0; /* its speed as measured */
+    const double all = sp->speed ? sp->sum : (double)run->size;
+    for (long c = 0; c < n; c++)
+        x[c] = v[n + c] / own - v[c] / all;
+    free(v);
+}
+
+/* How fast the slowest rank's excess grows (collective): its slope over the cycles since the last
+ * check (lb_growth), without the partition's first cycle (page faults and cold caches) when they
+ * start with it; 0 when it does not grow. *first: the first cycle fitted. */
+static double excess_growth(const struct loadbalance *lb, struct run *run, const struct speeds *sp, int slowest,
+                            long *first)
+{
+    const long n = lb->cycles, skip = run->cycle - n == lb->part_cycle && n > 0;
+    double *x = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *x);
+    excess_series(lb, run, sp, slowest, x);
+    const double g = lb_growth(x + skip, n - skip);
+    free(x);
+    *first = run->cycle - n + 1 + skip;
+    return g > 0 ? g : 0;
+}
+
 double lb_expected_gain(double excess, double growth, long served, long h)
 {
     const double k = (double)(h < served ? h : served), rest = (double)(h > served ? h - served : 0);
@@ -764,11 +826,12 @@ static const char *compute_text(const struct loadbalance *lb, const struct stats
  * the ranks' speeds, their work over the speeds' sum: a slow rank left empty then leaves nothing
  * to gain), so each cycle the new partition serves should save the slowest rank's compute seconds
  * per cycle less that (ex); it is expected to serve `horizon` checks, as a rebalanced partition is
- * kept until a check finds it out of balance. Where that excess grew since the last check on this
- * partition, on the same rank and by the same figures, the saving grows too (lb_expected_gain):
- * a partition that falls a little further out of balance at each check would otherwise never
- * seem worth replacing. decide = threshold: rebalance anyway; the figures are printed all the
- * same. */
+ * kept until a check finds it out of balance. Where that excess grew cycle by cycle since the last
+ * check (its slope, excess_growth), the saving counts it from its fitted value now and grows on
+ * (lb_expected_gain): a partition that falls a little further out of balance at each cycle would
+ * otherwise never seem worth replacing, or only a check later than it pays (issue 17's wave: the
+ * cycle's excess rises nearly in a straight line, BENCHMARKS.md). decide = threshold: rebalance
+ * anyway; the figures are printed all the same. */
 static int worth_it(const struct loadbalance *lb, struct run *run, const struct stats *st, double measured,
                     const struct speeds *sp, const struct excess *ex)
 {
@@ -778,15 +841,17 @@ static int worth_it(const struct loadbalance *lb, struct run *run, const struct 
      * partition would have served (horizon checks): its next one would come from about the same
      * weights (decide = gain does not ask it; threshold does all the same) */
     const int kept = lb->kept_cycle >= 0 && run->cycle - lb->kept_cycle <= cfg->lb_period * cfg->lb_horizon;
-    const int grows = !kept && lb->last_check >= 0 && lb->last.rank == ex->rank &&
-                      lb->last.by_speeds == ex->by_speeds && ex->value > lb->last.value;
-    const double growth = grows ? (ex->value - lb->last.value) / (double)(run->cycle - lb->last_check) : 0;
-    const double gain = kept ? 0 : lb_expected_gain(ex->value, growth, served, horizon);
+    long first = 0;
+    const double growth = kept ? 0 : excess_growth(lb, run, sp, ex->rank, &first);
+    /* the fitted line at this cycle: through the excess, the mean over the cycles since the last
+     * check, at their middle */
+    const double now = ex->value + growth * (double)(lb->cycles - 1) / 2;
+    const double gain = kept ? 0 : lb_expected_gain(now, growth, served, horizon);
     char grew[256] = "";
-    if (grows)
-        snprintf(grew, sizeof grew, "; the slowest rank's excess over the mean grew from %.3f to %.3f ms per cycle "
-                 "since cycle %ld, assumed to grow on so for %ld cycles at most", 1e3 * lb->last.value,
-                 1e3 * ex->value, lb->last_check, served);
+    if (growth > 0)
+        snprintf(grew, sizeof grew, "; the slowest rank's excess over the mean grows by %.4f ms per cycle each cycle "
+                 "(fitted over cycles %ld-%ld), %.3f ms per cycle now, assumed to grow on so for %ld cycles at most",
+                 1e3 * growth, first, run->cycle, 1e3 * now, served);
     if (kept)
         listing_printf(run->lst, "Balance", "Cycle %ld: no gain expected until cycle %ld: %s's partition at cycle %ld "
                        "was no better by the phases", run->cycle, lb->kept_cycle + cfg->lb_period * cfg->lb_horizon,
@@ -820,8 +885,8 @@ void lb_step(struct loadbalance *lb, struct run *run)
     comm_stats(run->comm, &lb->busy, 1, &st);
     double measured = st.min > 0 ? (st.max - st.min) / st.min : 0;
     const int check = cfg->lb_mode == LB_SHUFFLE || measured >= cfg->lb_threshold;
-    struct speeds sp = check ? rank_speeds(lb, run, st.max) : (struct speeds){NULL, 0, 0, 0};
-    struct excess ex = {0, sp.speed ? sp.slowest_rank : st.rank_max, sp.speed != NULL};
+    struct speeds sp = check ? rank_speeds(lb, run, st.max) : (struct speeds){0};
+    struct excess ex = {0, sp.speed ? sp.slowest_rank : st.rank_max};
     if (lb->cycles > 0)
         ex.value = fmax(0.0, sp.speed ? sp.slowest - sp.balanced : st.max - st.avg) / (double)lb->cycles;
     const long rebalanced = lb->rebalances;
@@ -835,8 +900,6 @@ void lb_step(struct loadbalance *lb, struct run *run)
     free(sp.speed);
     if (lb->rebalances != rebalanced) /* a new partition: its excess is measured from the next check */
         lb->part_cycle = run->cycle;
-    lb->last_check = lb->rebalances == rebalanced && lb->cycles > 0 ? run->cycle : -1;
-    lb->last = ex;
     lb->busy = 0;
     lb->busy_cpu = 0;
     lb->cycles = 0;
@@ -855,5 +918,6 @@ void lb_destroy(struct loadbalance *lb)
         return;
     comm_pool_free(&lb->pools[0]);
     comm_pool_free(&lb->pools[1]);
+    free(lb->cycle_busy);
     free(lb);
 }

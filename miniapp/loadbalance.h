@@ -39,6 +39,9 @@ int32_t *lb_setup_weights(MPI_Comm comm, const struct config *cfg, const struct 
  * `growth` seconds per cycle each cycle: assumed to grow on so for as many cycles as the partition
  * has served (`served`: no further ahead than it was watched), then to hold. */
 double lb_expected_gain(double excess, double growth, long served, long h);
+/* The least-squares slope of x[0 .. n) against the index: how much a figure measured once per
+ * cycle grows per cycle; 0 below 3 values. */
+double lb_growth(const double *x, long n);
 /* At the end of a cycle: every period, measure and perhaps rebalance. Collective. */
 void lb_step(struct loadbalance *lb, struct run *run);
 void lb_report(const struct loadbalance *lb, struct run *run);

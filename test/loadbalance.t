@@ -96,9 +96,11 @@ hydro_in gain 3 $sod $gain_lb
 rc=$? # (costly cells 200 x a plain one: the first check usually pays, later ones often not)
 # every check: both figures, and the decision they give; a "rebalance" is done at that cycle. The
 # gain from the line's own figures: the slowest rank's excess over the mean (ms per cycle) times the
-# horizon, plus, where that excess grew on the same rank since the last check on the same partition,
-# its growth per cycle carried on for as many cycles as the partition has served, then held (print
-# rounding allowed: figures at 0.001 ms, the gain at 1e-6 s)
+# horizon; where that excess grew cycle by cycle since the last check (fitted over those 3 cycles,
+# less the partition's first), from its fitted value now (the excess plus the growth times the 1
+# cycle from the middle to the end), the growth carried on for as many cycles as the partition has
+# served, then held (print rounding allowed: figures at 0.001 ms, the growth at 0.0001 ms, the gain
+# at 1e-6 s)
 awk 'function abs(x) { return x < 0 ? -x : x }
      /Balance +Cycle [0-9]+: no gain expected/ { k = $3; sub(":", "", k); kept[k] = 1 }
      /Balance +Cycle [0-9]+: imbalance measured [0-9.]+ \(/ {
@@ -106,19 +108,20 @@ awk 'function abs(x) { return x < 0 ? -x : x }
         if (!match($0, /expected gain [0-9.]+ s over the next [0-9]+ cycles, rebalance cost [0-9.]+ s \((estimated from the set-up.s partition less its graph, ghosts and plans|the rebalance at cycle [0-9]+)\): (no rebalance|rebalance)$/)) { print "bad line: " $0; bad = 1; next }
         split(substr($0, RSTART), f, " "); gain = f[3]; horizon = f[8]; cost = f[12]
         if (!match($0, /avg [0-9.]+ max [0-9.]+ \(rank [0-9]+\)\)/)) { print "no figures: " $0; bad = 1; next }
-        split(substr($0, RSTART, RLENGTH), m, /[ )]/); ex = m[4] - m[2]; rank = m[6]
-        served = c - part; grow = 0
-        if (match($0, /grew from [0-9.]+ to [0-9.]+ ms per cycle since cycle [0-9]+, assumed to grow on so for [0-9]+ cycles/)) {
-            split(substr($0, RSTART, RLENGTH), q, " "); since = q[11] + 0
-            if (since != last || last <= part || rank != lastrank || abs(q[3] - lastex) > 0.002 || abs(q[5] - ex) > 0.002 || q[5] < q[3] || q[18] != served || kept[c]) {
-                print "cycle " c ": growth " q[3] " -> " q[5] " since " since " over " q[18] " cycles, yet the last check on this partition (from cycle " part ") was at " last " with " lastex " on rank " lastrank ", now " ex " on rank " rank ", served " served; bad = 1 }
-            grow = (q[5] - q[3]) / (c - since)
-        } else if (last > part && rank == lastrank && !kept[c] && ex > lastex + 0.003) { print "cycle " c ": the excess grew from " lastex " to " ex " on rank " rank ", not counted"; bad = 1 }
+        split(substr($0, RSTART, RLENGTH), m, /[ )]/); ex = m[4] - m[2]
+        served = c - part; grow = 0; now = ex; tol_now = 0.001
+        if (match($0, /grows by [0-9.]+ ms per cycle each cycle \(fitted over cycles [0-9]+-[0-9]+\), [0-9.]+ ms per cycle now, assumed to grow on so for [0-9]+ cycles/)) {
+            split(substr($0, RSTART, RLENGTH), q, /[ ),-]+/); grow = q[3]; now = q[14]; tol_now = 0.0005
+            first = c - 2 + (c - 3 == part) # the 3 cycles since the last check, less the first on a new partition
+            if (q[12] != first || q[13] != c || q[25] != served || kept[c] || grow <= 0 ||
+                abs(now - (ex + grow)) > 0.0021) {
+                print "cycle " c ": growth " grow " over cycles " q[12] "-" q[13] " (want " first "-" c "), now " now \
+                      " (excess " ex "), for " q[25] " cycles (served " served ")" (kept[c] ? ", kept" : ""); bad = 1 }
+        }
         k = horizon < served ? horizon : served; held = horizon > served ? (horizon - served) * served : 0
-        want = horizon * ex + grow * (k * (k + 1) / 2 + held)
-        tol = 0.0015 * horizon + 0.0015 * (k * (k + 1) / 2 + held) / (last > 0 ? c - last : 1) + 0.001
+        want = horizon * now + grow * (k * (k + 1) / 2 + held)
+        tol = tol_now * horizon + 0.00005 * (k * (k + 1) / 2 + held) + 0.001
         if (!kept[c] && abs(1000 * gain - want) > tol) { print "cycle " c ": gain " 1000 * gain " ms, the figures give " want; bad = 1 }
-        last = c; lastex = ex; lastrank = rank
         want = gain + 0 > cost + 0 ? "rebalance" : "no rebalance"
         got = $0; sub(/.*\): /, "", got)
         if (got != want) { print "cycle " c ": gain " gain ", cost " cost ", yet " got; bad = 1 }
@@ -129,7 +132,7 @@ awk 'function abs(x) { return x < 0 ? -x : x }
         if (done && $0 !~ /the rebalance at cycle/) { print "after a rebalance: " $0; bad = 1 } }
      /Rebalance at cycle/ { r = $5; if (r != pending) { print "rebalance at " r " without a decision"; bad = 1 }; done = 1; part = r }
      END { if (n != 4) { print n " checks"; bad = 1 }; exit bad }' gain/log > gain.check
-ok $? "decide = gain: each of the 4 checks prints the expected gain (its figures' excess and growth over the horizon) and the rebalance cost and follows them ($(moved gain) cells moved, exit $rc)"
+ok $? "decide = gain: each of the 4 checks prints the expected gain (its figures' excess and its fitted growth over the horizon) and the rebalance cost and follows them ($(moved gain) cells moved, exit $rc)"
 [ -s gain.check ] && diag "$(cat gain.check)"
 # the cost model's extra work has its own timer, outside the two phases' (rank 0's table), and a
 # run without a cost model times none

@@ -1,5 +1,5 @@
 /* Unit tests of the load balancer's expected gain (miniapp/loadbalance.c): what a rebalance should
- * save over the cycles ahead, from the slowest rank's excess and its growth. */
+ * save over the cycles ahead, from the slowest rank's excess and its growth, and that growth fitted. */
 #include <math.h>
 
 #include "loadbalance.h"
@@ -31,5 +31,23 @@ int main(void)
         }
     tap_ok(&t, worst < 1e-12, "served 0..40, 0..60 cycles ahead: the closed form is the cycle-by-cycle sum "
            "(largest relative difference %.2g)", worst);
+    /* the excess's growth per cycle: a line's slope exactly, noise about a line near it, and 0
+     * where nothing can be fitted */
+    double line[10], noisy[10], flat[10];
+    for (int i = 0; i < 10; i++) {
+        line[i] = 1.5e-3 + 0.25e-3 * i;
+        noisy[i] = line[i] + (i % 2 ? 0.1e-3 : -0.1e-3);
+        flat[i] = 2e-3;
+    }
+    const double g = lb_growth(line, 10);
+    tap_ok(&t, fabs(g - 0.25e-3) < 1e-15, "a straight line: its slope (%.6g)", g);
+    /* +-0.1e-3 alternating over 10 cycles tilts the fit by 0.2e-3 * 5 / 165 (sum of (i - 4.5)^2 = 82.5) */
+    const double gn = lb_growth(noisy, 10), want = 0.25e-3 + 0.2e-3 * 5 / 165;
+    tap_ok(&t, fabs(gn - want) < 1e-15, "a line with alternating noise: the least-squares slope (%.6g, %.6g)", gn,
+           want);
+    tap_ok(&t, lb_growth(flat, 10) == 0, "no change: no growth");
+    tap_ok(&t, lb_growth(line, 2) == 0 && lb_growth(line, 0) == 0, "fewer than 3 cycles: no growth");
+    tap_ok(&t, lb_growth(line + 7, 3) > 0 && fabs(lb_growth(line + 7, 3) - 0.25e-3) < 1e-15,
+           "3 cycles: a slope");
     return tap_done(&t);
 }
