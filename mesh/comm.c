@@ -101,6 +101,11 @@ void comm_sum_doubles(MPI_Comm comm, double *v, int n)
     MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, comm));
 }
 
+void comm_max_doubles(MPI_Comm comm, double *v, int n)
+{
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, comm));
+}
+
 void comm_allgather_ll(MPI_Comm comm, long long v, long long *all)
 {
     MPI_CHECK(MPI_Allgather(&v, 1, MPI_LONG_LONG, all, 1, MPI_LONG_LONG, comm));

@@ -30,6 +30,7 @@ void comm_bcast_bytes(MPI_Comm comm, void *data, size_t n, int root);
 long long comm_sum_ll(MPI_Comm comm, long long v);
 /* In place, element-wise over ranks (exact for sums of integers below 2^53). */
 void comm_sum_doubles(MPI_Comm comm, double *v, int n);
+void comm_max_doubles(MPI_Comm comm, double *v, int n);
 /* Every rank's v, in rank order, into all[comm size]. */
 void comm_allgather_ll(MPI_Comm comm, long long v, long long *all);
 long long comm_max_ll(MPI_Comm comm, long long v);

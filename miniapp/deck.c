@@ -200,9 +200,9 @@ const struct deck_key deck_keys[] = {
     {"loadbalance", "decide", KEY_ENUM, "gain", 0, 0, lb_decides,
      "metis, at or above the threshold: rebalance when the time it should save over the next horizon checks exceeds "
      "what a rebalance costs (gain: the last one's seconds, before the first the set-up's partition less its dual "
-     "graph, ghosts and plans; the saving grows where the slowest rank's excess grew since the last check, for as "
-     "many cycles ahead as the partition has served), or always (threshold); either way a partition the phases "
-     "judge no better is kept out",
+     "graph, ghosts and plans; where the slowest rank's excess grew cycle by cycle since the last check, the saving "
+     "counts it from its fitted value now and grows by its fitted slope for as many cycles ahead as the partition "
+     "has served), or always (threshold); either way a partition the phases judge no better is kept out",
      OFF(lb_decide)},
     {"loadbalance", "horizon", KEY_INT, "5", 1, BIG, NULL,
      "decide = gain: the checks over which a rebalance's saving is counted, since the partition it gives serves "

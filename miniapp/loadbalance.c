@@ -447,6 +447,7 @@ struct speeds {
     double *speed;   /* each rank's, mean 1; NULL: equal shares */
     double sum;      /* the sum of the speeds measured, before they were scaled to mean 1 */
     double factor;   /* this rank's compute seconds to its work: its share of its core */
+    int empty;       /* some rank holds no cell: its time is a floor on the balanced time */
     double slowest;  /* the largest of a rank's work over its speed: its compute time */
     double balanced; /* the slowest rank's time, balanced: the ranks' work over their speeds' sum,
                       * or an empty rank's time if longer (no partition moves what it does) */
@@ -517,6 +518,7 @@ static struct speeds rank_speeds(struct loadbalance *lb, struct run *run, double
         sp.slowest = fmax(sp.slowest, work[r] / speed[r]);
         if (empty[r] > 0)
             sp.balanced = fmax(sp.balanced, work[r] / speed[r]);
+        sp.empty |= empty[r] > 0;
     }
     sp.speed = xmalloc((size_t)P * sizeof *sp.speed);
     for (int r = 0; r < P; r++)
@@ -767,23 +769,28 @@ double lb_growth(const double *x, long n)
 /* The slowest rank's (slowest) compute beyond the balanced time in each cycle since the last
  * check, seconds, by the figures the check weighs, into x[lb->cycles] (collective): its time less
  * the ranks' mean, or with the ranks' speeds its work over its speed less the ranks' work over
- * the speeds' sum. Their mean is the check's excess (an empty rank's floor on the balanced time
- * left out). */
+ * the speeds' sum, or an empty rank's time if longer. Their mean is about the check's excess
+ * (exactly, but for that floor). */
 static void excess_series(const struct loadbalance *lb, struct run *run, const struct speeds *sp, int slowest,
                           double *x)
 {
     const long n = lb->cycles;
-    double *v = xmalloc(2 * (size_t)n * sizeof *v); /* every rank's work, then the slowest rank's */
+    /* every rank's work, the slowest rank's, an empty rank's time (the largest) */
+    double *v = xcalloc(3 * (size_t)n, sizeof *v);
     const double f = sp->speed ? sp->factor : 1.0;
+    const double P = run->size, all = sp->speed ? sp->sum : P;
     for (long c = 0; c < n; c++) {
         v[c] = lb->cycle_busy[c] * f;
         v[n + c] = run->rank == slowest ? lb->cycle_busy[c] * f : 0;
+        if (sp->empty && run->mesh->ncells_owned == 0) /* speeds known, since an empty rank is known */
+            v[2 * n + c] = lb->cycle_busy[c] * f / (sp->speed[run->rank] * all / P);
     }
     comm_sum_doubles(run->comm, v, 2 * (int)n);
-    const double own = sp->speed ? sp->speed[slowest] * sp->sum / run->size : 1.0; /* its speed as measured */
-    const double all = sp->speed ? sp->sum : (double)run->size;
+    if (sp->empty)
+        comm_max_doubles(run->comm, v + 2 * n, (int)n);
+    const double own = sp->speed ? sp->speed[slowest] * all / P : 1.0; /* its speed as measured */
     for (long c = 0; c < n; c++)
-        x[c] = v[n + c] / own - v[c] / all;
+        x[c] = v[n + c] / own - fmax(v[c] / all, v[2 * n + c]);
     free(v);
 }
 
