@@ -265,7 +265,7 @@ void lb_account(struct loadbalance *lb, struct run *run, double seconds, double 
 {
     lb->busy += seconds;
     lb->busy_cpu += cpu_seconds;
-    if (lb->cycles == lb->cycle_cap) { /* a check every period cycles: grows once, or after a restart */
+    if (lb->cycles == lb->cycle_cap) { /* room for a period's cycles, made at the first */
         lb->cycle_cap = 2 * lb->cycle_cap > 16 ? 2 * lb->cycle_cap : 16;
         lb->cycle_busy = xrealloc(lb->cycle_busy, (size_t)lb->cycle_cap * sizeof *lb->cycle_busy);
     }
@@ -766,11 +766,11 @@ double lb_growth(const double *x, long n)
     return sxy / sxx;
 }
 
-/* The slowest rank's (slowest) compute beyond the balanced time in each cycle since the last
- * check, seconds, by the figures the check weighs, into x[lb->cycles] (collective): its time less
- * the ranks' mean, or with the ranks' speeds its work over its speed less the ranks' work over
- * the speeds' sum, or an empty rank's time if longer. Their mean is about the check's excess
- * (exactly, but for that floor). */
+/* Rank `slowest`'s compute beyond the balanced time in each cycle since the last check, seconds,
+ * by the figures the check weighs, into x[lb->cycles] (collective): its time less the ranks' mean,
+ * or with the ranks' speeds its work over its speed less the ranks' work over the speeds' sum, or
+ * less an empty rank's time if longer. Their mean is the check's excess (but for that floor, taken
+ * cycle by cycle here). */
 static void excess_series(const struct loadbalance *lb, struct run *run, const struct speeds *sp, int slowest,
                           double *x)
 {
