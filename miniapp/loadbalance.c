@@ -265,11 +265,14 @@ void lb_account(struct loadbalance *lb, struct run *run, double seconds, double 
 {
     lb->busy += seconds;
     lb->busy_cpu += cpu_seconds;
-    if (lb->cycles == lb->cycle_cap) { /* room for a period's cycles, made at the first */
-        lb->cycle_cap = 2 * lb->cycle_cap > 16 ? 2 * lb->cycle_cap : 16;
-        lb->cycle_busy = xrealloc(lb->cycle_busy, (size_t)lb->cycle_cap * sizeof *lb->cycle_busy);
+    if (run->cfg.lb_period > 0) { /* read at the checks only (without them the count runs on) */
+        if (lb->cycles == lb->cycle_cap) { /* room for a period's cycles, made at the first */
+            lb->cycle_cap = 2 * lb->cycle_cap > 16 ? 2 * lb->cycle_cap : 16;
+            lb->cycle_busy = xrealloc(lb->cycle_busy, (size_t)lb->cycle_cap * sizeof *lb->cycle_busy);
+        }
+        lb->cycle_busy[lb->cycles] = seconds;
     }
-    lb->cycle_busy[lb->cycles++] = seconds;
+    lb->cycles++;
     lb->work_cycles++;
     if (lb->model.kind == COST_UNIFORM || !case_burns(run))
         return;
