@@ -69,6 +69,35 @@ static void test_elements(void)
     }
 }
 
+/* element_face_key: each face's node ids in ascending order (quad edges: two, then -1, -1), for
+ * every assignment of ids 0..3 to a face's corners (all 256: repeats included, as a degenerate
+ * cell has them), each id offset by a large gid. */
+static void test_face_keys(void)
+{
+    for (int dim = 2; dim <= 3; dim++) {
+        const struct element *e = element_of_dim(dim);
+        const int nfn = e->nface_nodes;
+        int bad = 0, tried = 0;
+        for (int f = 0; f < e->nfaces; f++)
+            for (int code = 0; code < 256; code++) {
+                int64_t nodes[8] = {0}, key[4], want[4] = {-1, -1, -1, -1};
+                for (int i = 0; i < nfn; i++)
+                    want[i] = nodes[e->face_nodes[f][i]] = (int64_t)1 << 40 | (code >> (2 * i) & 3);
+                for (int i = 1; i < nfn; i++) /* the expected key, sorted by insertion */
+                    for (int j = i; j > 0 && want[j - 1] > want[j]; j--) {
+                        int64_t x = want[j];
+                        want[j] = want[j - 1];
+                        want[j - 1] = x;
+                    }
+                element_face_key(e, nodes, f, key);
+                bad += memcmp(key, want, sizeof key) != 0;
+                tried++;
+            }
+        tap_ok(&t, bad == 0, "%dD: element_face_key sorts each face's ids, repeats included (%d of %d wrong)", dim,
+               bad, tried);
+    }
+}
+
 static struct box make_box(int dim, int64_t nx, int64_t ny, int64_t nz, double perturb)
 {
     struct box b = {.dim = dim, .n = {nx, ny, dim == 3 ? nz : 1}, .x0 = {-1, 2, 0.5},
@@ -525,6 +554,7 @@ int main(void)
 {
     test_buf();
     test_elements();
+    test_face_keys();
     test_generator();
     test_perturb_bound();
     test_split();
