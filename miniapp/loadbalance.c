@@ -31,9 +31,8 @@ struct loadbalance {
     int nextra, array_width;
     int first_extra, array_id; /* registry ids (consecutive for the extra variables), -1 if none */
     int spread_id;             /* registry id of the measured work being spread (cells_spread), -1 if none */
-    double busy;               /* compute seconds since the last check */
     long cycles;               /* cycles since the last check */
-    double *cycle_busy;        /* [cycles]: the compute seconds of each of them */
+    double *cycle_busy;        /* [cycles]: the compute seconds of each of them (with checks) */
     long cycle_cap;            /* cycle_busy's room */
     long work_cycles;          /* cycles the case's work counts cover (since the last weights) */
     double cost;               /* seconds the last rebalance took (slowest rank); 0 before the first */
@@ -43,7 +42,7 @@ struct loadbalance {
                                 * rebalance */
     long part_cycle;           /* the cycle the current partition was made at (the set-up's, a restart's or
                                 * the last rebalance's) */
-    double busy_cpu;           /* the main thread's CPU seconds in that compute time */
+    double busy_cpu;           /* the main thread's CPU seconds in the compute since the last check */
     double share;              /* the last share of its core measured (core_share); 0: none yet */
     struct cost_params model;
     int collective;            /* ARCANE_MESH_EXCHANGE_USE_COLLECTIVE */
@@ -263,7 +262,6 @@ static void cost_check(struct loadbalance *lb, struct run *run, double seconds)
 
 void lb_account(struct loadbalance *lb, struct run *run, double seconds, double cpu_seconds)
 {
-    lb->busy += seconds;
     lb->busy_cpu += cpu_seconds;
     if (run->cfg.lb_period > 0) { /* read at the checks only (without them the count runs on) */
         if (lb->cycles == lb->cycle_cap) { /* room for a period's cycles, made at the first */
@@ -457,16 +455,16 @@ struct speeds {
     int slowest_rank;
 };
 
-/* This rank's share of its core in its compute since the last check: its main thread's CPU
- * seconds per wall second there (the synchronisations' and reductions' waits left out: a waiting
- * rank may yield its core). Over less than 1% of the slowest rank's compute and under 20 ms (a
- * rank left empty computes next to nothing: too few scheduler ticks for a share) the last share
- * measured stands; 0: unknown. */
-static double core_share(struct loadbalance *lb, double busy_max)
+/* This rank's share of its core in its compute since the last check (busy seconds): its main
+ * thread's CPU seconds per wall second there (the synchronisations' and reductions' waits left
+ * out: a waiting rank may yield its core). Over less than 1% of the slowest rank's compute and
+ * under 20 ms (a rank left empty computes next to nothing: too few scheduler ticks for a share)
+ * the last share measured stands; 0: unknown. */
+static double core_share(struct loadbalance *lb, double busy, double busy_max)
 {
-    const int enough = lb->busy > 0.01 * busy_max || lb->busy >= 0.02; /* seconds */
-    if (enough && lb->busy > 0 && lb->busy_cpu > 0)
-        lb->share = lb->busy_cpu / lb->busy;
+    const int enough = busy > 0.01 * busy_max || busy >= 0.02; /* seconds */
+    if (enough && busy > 0 && lb->busy_cpu > 0)
+        lb->share = lb->busy_cpu / busy;
     return lb->share;
 }
 
@@ -477,19 +475,19 @@ static double core_share(struct loadbalance *lb, double busy_max)
  * no timing. A rank's work is its compute seconds times its share (what it would have computed
  * on a core of its own), its time that work over its speed: what the gain of a partition by the
  * speeds is judged by. */
-static struct speeds rank_speeds(struct loadbalance *lb, struct run *run, double busy_max)
+static struct speeds rank_speeds(struct loadbalance *lb, struct run *run, double busy, double busy_max)
 {
     const struct config *cfg = &run->cfg;
     const int P = run->size;
     struct speeds sp = {0};
     if (cfg->lb_speeds != LB_SPEEDS_MEASURED || !lb_repartitions(cfg))
         return sp;
-    const double share = core_share(lb, busy_max);
+    const double share = core_share(lb, busy, busy_max);
     double *v = xcalloc(3 * (size_t)P, sizeof *v), *speed = v, *work = v + P, *empty = v + 2 * P;
     speed[run->rank] = cfg->test_speed_rank0 == 1.0 ? share : run->rank == 0 ? cfg->test_speed_rank0 : 1.0;
     /* pretended speeds (the test key) slow no rank: each one's measured seconds are its work */
     const double factor = cfg->test_speed_rank0 == 1.0 && share > 0 ? share : 1.0;
-    work[run->rank] = lb->busy * factor;
+    work[run->rank] = busy * factor;
     empty[run->rank] = run->mesh->ncells_owned == 0;
     comm_sum_doubles(run->comm, v, 3 * P);
     int lo = 0, hi = 0;
@@ -892,10 +890,13 @@ void lb_step(struct loadbalance *lb, struct run *run)
     case_to_host(run); /* the weights read the fields (the case's activity, the cost model) */
     struct stats st;
     char compute[128];
-    comm_stats(run->comm, &lb->busy, 1, &st);
+    double busy = 0; /* this rank's compute seconds since the last check */
+    for (long c = 0; c < lb->cycles; c++)
+        busy += lb->cycle_busy[c];
+    comm_stats(run->comm, &busy, 1, &st);
     double measured = st.min > 0 ? (st.max - st.min) / st.min : 0;
     const int check = cfg->lb_mode == LB_SHUFFLE || measured >= cfg->lb_threshold;
-    struct speeds sp = check ? rank_speeds(lb, run, st.max) : (struct speeds){0};
+    struct speeds sp = check ? rank_speeds(lb, run, busy, st.max) : (struct speeds){0};
     struct excess ex = {0, sp.speed ? sp.slowest_rank : st.rank_max};
     if (lb->cycles > 0)
         ex.value = fmax(0.0, sp.speed ? sp.slowest - sp.balanced : st.max - st.avg) / (double)lb->cycles;
@@ -910,7 +911,6 @@ void lb_step(struct loadbalance *lb, struct run *run)
     free(sp.speed);
     if (lb->rebalances != rebalanced) /* a new partition: its excess is measured from the next check */
         lb->part_cycle = run->cycle;
-    lb->busy = 0;
     lb->busy_cpu = 0;
     lb->cycles = 0;
     timers_stop(&run->tm, TIMER_BALANCE);
